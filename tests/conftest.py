@@ -11,7 +11,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE_UTILS = os.path.join(ROOT, "plugins", "module_utils")
-for sub in ("plugins/module_utils", "plugins/filter", "plugins/modules"):
+for sub in ("plugins/module_utils", "plugins/filter"):
     path = os.path.join(ROOT, sub)
     if path not in sys.path:
         sys.path.insert(0, path)
@@ -31,3 +31,14 @@ def _alias_module_utils():
 
 
 _alias_module_utils()
+
+
+def load_module(name):
+    """Import plugins/modules/<name>.py (modules are not on sys.path: names may clash)."""
+    import importlib.util
+
+    path = os.path.join(ROOT, "plugins", "modules", name + ".py")
+    spec = importlib.util.spec_from_file_location("vllm_test_module_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -1,0 +1,240 @@
+# -*- coding: utf-8 -*-
+"""A small service manager for hosts where systemd is not PID 1 (WSL without systemd, containers).
+
+Installed on the target as ``vllm-launcher {start|stop|status|restart}``. It reads one JSON
+config (written by the service role), starts the server as the service user in its own session
+with a pidfile and an appended log file, and stops the whole process group on ``stop``. The same
+environment files as the systemd unit are read, in the same format.
+
+Pure standard library; the service role copies this file to the host as it is.
+"""
+from __future__ import absolute_import, division, print_function
+
+import errno
+import json
+import os
+import re
+import signal
+import sys
+import time
+
+__metaclass__ = type
+
+DEFAULT_CONFIG = "/etc/vllm/launcher.json"
+EXIT_NOT_RUNNING = 3  # LSB: program is not running
+
+
+def parse_env_file(text):
+    """KEY=value lines as systemd's EnvironmentFile= reads them (the subset the role writes)."""
+    env = {}
+    for raw in (text or "").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or line.startswith(";") or "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        key = key.strip()
+        if key.startswith("export "):
+            key = key[len("export "):].strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = re.sub(r'\\(["\\$`])', r"\1", value[1:-1])
+        elif len(value) >= 2 and value[0] == value[-1] == "'":
+            value = value[1:-1]
+        env[key] = value
+    return env
+
+
+def load_config(path):
+    with open(path) as handle:
+        config = json.load(handle)
+    config.setdefault("pidfile", "/run/vllm/vllm.pid")
+    config.setdefault("log_file", "/var/log/vllm/vllm.log")
+    config.setdefault("env_files", [])
+    config.setdefault("stop_timeout", 30)
+    config.setdefault("workdir", "/")
+    return config
+
+
+def read_pid(pidfile):
+    try:
+        with open(pidfile) as handle:
+            return int(handle.read().split()[0])
+    except (IOError, OSError, ValueError, IndexError):
+        return None
+
+
+def pid_running(pid, proc="/proc"):
+    """True when ``pid`` exists and is not a zombie."""
+    if not pid:
+        return False
+    try:
+        with open(os.path.join(proc, str(pid), "stat")) as handle:
+            state = handle.read().rsplit(")", 1)[1].split()[0]
+    except (IOError, OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def pid_matches(pid, marker, proc="/proc"):
+    """The pid's command line mentions ``marker`` (guards against a recycled pid)."""
+    try:
+        with open(os.path.join(proc, str(pid), "cmdline"), "rb") as handle:
+            return marker.encode() in handle.read()
+    except (IOError, OSError):
+        return False
+
+
+def running_pid(config, proc="/proc"):
+    pid = read_pid(config["pidfile"])
+    if pid and pid_running(pid, proc) and pid_matches(pid, config.get("marker") or
+                                                      config["argv"][-1], proc):
+        return pid
+    return None
+
+
+def build_env(config):
+    """A clean environment: basics, then each env file in order (later files win)."""
+    env = {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "LANG": "C.UTF-8",
+        "HOME": config.get("home") or config["workdir"],
+        "USER": config.get("user") or "root",
+        "LOGNAME": config.get("user") or "root",
+    }
+    for path in config["env_files"]:
+        optional = path.startswith("-")
+        path = path.lstrip("-")
+        try:
+            with open(path) as handle:
+                env.update(parse_env_file(handle.read()))
+        except (IOError, OSError):
+            if not optional:
+                raise
+    return env
+
+
+def _drop_privileges(user):
+    if not user or os.getuid() != 0:
+        return
+    import pwd
+    entry = pwd.getpwnam(user)
+    os.initgroups(user, entry.pw_gid)
+    os.setgid(entry.pw_gid)
+    os.setuid(entry.pw_uid)
+
+
+def start(config, out=sys.stdout):
+    pid = running_pid(config)
+    if pid:
+        out.write("vllm-launcher: already running, pid %d\n" % pid)
+        return 0
+    env = build_env(config)
+    piddir = os.path.dirname(config["pidfile"])
+    if piddir and not os.path.isdir(piddir):
+        os.makedirs(piddir, 0o755)
+    read_fd, write_fd = os.pipe()
+    child = os.fork()
+    if child == 0:  # first child: fork the server, report its pid, exit (init adopts it)
+        try:
+            os.close(read_fd)
+            server = os.fork()
+            if server == 0:
+                os.close(write_fd)
+                os.setsid()  # own session and process group: stop reaches its workers too
+                log_fd = os.open(config["log_file"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
+                null_fd = os.open(os.devnull, os.O_RDONLY)
+                os.dup2(null_fd, 0)
+                os.dup2(log_fd, 1)
+                os.dup2(log_fd, 2)
+                os.closerange(3, 65536)
+                os.chdir(config["workdir"])
+                os.umask(0o027)
+                _drop_privileges(config.get("user"))
+                os.execve(config["argv"][0], config["argv"], env)
+            with open(config["pidfile"], "w") as handle:
+                handle.write("%d\n" % server)
+            os.write(write_fd, ("%d" % server).encode())
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    os.waitpid(child, 0)
+    data = os.read(read_fd, 64)
+    os.close(read_fd)
+    server_pid = int(data) if data else None
+    time.sleep(0.5)
+    if not server_pid or not pid_running(server_pid):
+        out.write("vllm-launcher: the server exited at once; see %s\n" % config["log_file"])
+        return 1
+    out.write("vllm-launcher: started, pid %d, log %s\n" % (server_pid, config["log_file"]))
+    return 0
+
+
+def _kill_group(pid, sig):
+    try:
+        os.killpg(pid, sig)
+    except OSError as err:
+        if err.errno != errno.ESRCH:
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                pass
+
+
+def stop(config, out=sys.stdout, sleep=time.sleep):
+    pid = running_pid(config)
+    if not pid:
+        out.write("vllm-launcher: not running\n")
+        _remove(config["pidfile"])
+        return 0
+    _kill_group(pid, signal.SIGTERM)
+    deadline = time.time() + float(config["stop_timeout"])
+    while pid_running(pid) and time.time() < deadline:
+        sleep(0.2)
+    if pid_running(pid):
+        _kill_group(pid, signal.SIGKILL)
+        sleep(0.5)
+        out.write("vllm-launcher: stopped pid %d (killed after %ss)\n" % (pid, config["stop_timeout"]))
+    else:
+        out.write("vllm-launcher: stopped pid %d\n" % pid)
+    _remove(config["pidfile"])
+    return 0
+
+
+def status(config, out=sys.stdout):
+    pid = running_pid(config)
+    if pid:
+        out.write("vllm-launcher: running, pid %d\n" % pid)
+        return 0
+    out.write("vllm-launcher: not running\n")
+    return EXIT_NOT_RUNNING
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    config_path = os.environ.get("VLLM_LAUNCHER_CONFIG", DEFAULT_CONFIG)
+    if len(argv) >= 2 and argv[0] == "--config":
+        config_path, argv = argv[1], argv[2:]
+    if len(argv) != 1 or argv[0] not in ("start", "stop", "status", "restart"):
+        sys.stderr.write("usage: vllm-launcher [--config FILE] {start|stop|status|restart}\n")
+        return 2
+    config = load_config(config_path)
+    action = argv[0]
+    if action == "start":
+        return start(config)
+    if action == "stop":
+        return stop(config)
+    if action == "status":
+        return status(config)
+    stop(config)
+    return start(config)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+# -*- coding: utf-8 -*-
+"""Input checks that run before anything on a host changes.
+
+Each check returns error strings that name the variable, the value given and what is accepted,
+so a user can fix inventory without reading code. Pure standard library.
+"""
+from __future__ import absolute_import, division, print_function
+
+import re
+
+__metaclass__ = type
+
+BACKENDS = ("auto", "cpu", "cuda")
+MODEL_SOURCE_BUILTIN = "builtin"
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+_SERVED_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:-]{0,127}$")
+_HOST = re.compile(r"^[A-Za-z0-9.:\-\[\]]+$")
+# Options the service renders itself; setting them in vllm_service_options would be ambiguous.
+RESERVED_OPTIONS = {
+    "model": "vllm_model_source",
+    "served_model_name": "vllm_service_served_name",
+    "host": "vllm_service_host",
+    "port": "vllm_service_port",
+    "api_key": "vllm_service_api_key (kept out of the options file)",
+    "config": "(the service passes its own --config file)",
+}
+
+
+def _fmt(value):
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def check_choice(name, value, accepted):
+    if value not in accepted:
+        return ["%s is %s; accepted: %s" % (name, _fmt(value), ", ".join(accepted))]
+    return []
+
+
+def check_port(name, value):
+    if isinstance(value, bool):
+        return ["%s is %s; accepted: an integer from 1 to 65535" % (name, _fmt(value))]
+    try:
+        port = int(str(value), 10)
+    except (TypeError, ValueError):
+        return ["%s is %s; accepted: an integer from 1 to 65535" % (name, _fmt(value))]
+    if not 1 <= port <= 65535:
+        return ["%s is %s; accepted: an integer from 1 to 65535" % (name, _fmt(value))]
+    return []
+
+
+def check_absolute_path(name, value):
+    if not isinstance(value, str) or not value.startswith("/"):
+        return ["%s is %s; accepted: an absolute path" % (name, _fmt(value))]
+    return []
+
+
+def check_model_source(name, value, exists):
+    """``builtin`` or an absolute path that exists on the host (``exists`` comes from a stat)."""
+    if value == MODEL_SOURCE_BUILTIN:
+        return []
+    if not isinstance(value, str) or not value.startswith("/"):
+        return ["%s is %s; accepted: 'builtin' (a tiny test model made on the host) or the "
+                "absolute path of a model folder on the host" % (name, _fmt(value))]
+    if exists is False:
+        return ["%s is %s, which does not exist on the host; accepted: 'builtin' or the absolute "
+                "path of an existing model folder (with config.json)" % (name, _fmt(value))]
+    if exists == "not_a_dir":
+        return ["%s is %s, which is not a folder; accepted: a model folder holding config.json"
+                % (name, _fmt(value))]
+    if exists == "no_config":
+        return ["%s is %s, which holds no config.json; accepted: a Hugging Face model folder "
+                "(config.json, tokenizer and weights)" % (name, _fmt(value))]
+    return []
+
+
+def check_env(name, value):
+    if not isinstance(value, dict):
+        return ["%s is %s; accepted: a mapping of environment variable names to values"
+                % (name, _fmt(value))]
+    errors = []
+    for key in sorted(value):
+        if not isinstance(key, str) or not _ENV_NAME.match(key):
+            errors.append("%s has the key %s; accepted: names of letters, digits and _ that do "
+                          "not start with a digit" % (name, _fmt(key)))
+        elif any(c in str(value[key]) for c in "\n\r\0"):
+            errors.append("%s.%s holds a line break or NUL; accepted: a single-line value"
+                          % (name, key))
+    return errors
+
+
+def check_options(name, value):
+    if not isinstance(value, dict):
+        return ["%s is %s; accepted: a mapping of vLLM option names (underscores, e.g. "
+                "max_model_len) to values" % (name, _fmt(value))]
+    errors = []
+    for key in sorted(value, key=str):
+        norm = str(key).lstrip("-").replace("-", "_")
+        if norm in RESERVED_OPTIONS:
+            errors.append("%s sets %s; set %s instead" % (name, _fmt(key), RESERVED_OPTIONS[norm]))
+    return errors
+
+
+def check_pattern(name, value, pattern, accepted):
+    if not isinstance(value, str) or not pattern.match(value):
+        return ["%s is %s; accepted: %s" % (name, _fmt(value), accepted)]
+    return []
+
+
+def validate_inputs(values, model_source_exists=None):
+    """Validate the public inputs of the service and model roles (install/python: the planner).
+
+    ``values`` maps variable names to values; only those present are checked.
+    """
+    errors = []
+    checks = [
+        ("vllm_install_backend", lambda n, v: check_choice(n, v, BACKENDS)),
+        ("vllm_service_port", check_port),
+        ("vllm_service_host", lambda n, v: check_pattern(
+            n, v, _HOST, "an IP address or host name to bind, e.g. 127.0.0.1 or 0.0.0.0")),
+        ("vllm_service_user", lambda n, v: check_pattern(
+            n, v, _USER_NAME, "a system user name (lower case letters, digits, _ and -)")),
+        ("vllm_service_served_name", lambda n, v: check_pattern(
+            n, v, _SERVED_NAME, "a name of letters, digits and . _ / : - (at most 128)")),
+        ("vllm_service_options", check_options),
+        ("vllm_service_env", check_env),
+        ("vllm_python_root", check_absolute_path),
+        ("vllm_model_store", check_absolute_path),
+    ]
+    for name, check in checks:
+        if name in values:
+            errors.extend(check(name, values[name]))
+    if "vllm_model_source" in values:
+        errors.extend(check_model_source("vllm_model_source", values["vllm_model_source"],
+                                         model_source_exists))
+    return errors

@@ -1,0 +1,160 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+"""Gather what the vLLM provisioner needs to know about a host."""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+---
+module: vllm_host_facts
+short_description: Gather OS, WSL, init system, CPU, RAM, GPU and free-space facts for vLLM
+description:
+  - Reads C(/etc/os-release), C(/proc), the kernel release and C(nvidia-smi) (also from
+    C(/usr/lib/wsl/lib) where WSL keeps it off C(PATH)) and returns them as one fact, C(vllm_host).
+  - Changes nothing on the host; safe in check mode.
+options:
+  paths:
+    description:
+      - Paths whose filesystem free space matters (the venv root, the model store). They need not
+        exist yet; the nearest existing parent is measured.
+    type: dict
+    default: {}
+  nvidia_smi:
+    description: Path of C(nvidia-smi). When empty it is searched on C(PATH) and in the usual places.
+    type: str
+    default: ""
+  python_candidates:
+    description: Interpreter names to look for, newest first.
+    type: list
+    elements: str
+    default: [python3.14, python3.13, python3.12, python3.11, python3.10, python3]
+author:
+  - vLLM provisioner maintainers
+"""
+
+EXAMPLES = r"""
+- name: Gather host facts
+  vllm_host_facts:
+    paths:
+      venv_root: /opt/vllm
+      model_store: /var/lib/vllm/models
+"""
+
+RETURN = r"""
+ansible_facts:
+  description: Facts returned.
+  returned: always
+  type: dict
+  contains:
+    vllm_host:
+      description: os, arch, kernel, wsl, init, cpus, memory, python, gpu, space.
+      type: dict
+"""
+
+import os
+import platform
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.vllm_host import (
+    detect_init,
+    detect_wsl,
+    find_nvidia_smi,
+    parse_meminfo,
+    parse_os_release,
+    python_version_of,
+    space_for,
+)
+from ansible.module_utils.vllm_gpu import QUERY_ARGS, merge_query_and_table
+
+
+def gather_gpu(module, nvidia_smi):
+    """Run nvidia-smi (query first, the plain table too) and parse what it prints."""
+    if not nvidia_smi:
+        return {"present": False, "reason": "nvidia-smi not found on PATH nor in /usr/lib/wsl/lib",
+                "gpus": [], "driver_version": None, "cuda_version": None}
+    env = None
+    wsl_lib = "/usr/lib/wsl/lib"
+    if os.path.isdir(wsl_lib):
+        env = {"LD_LIBRARY_PATH": wsl_lib + ":" + os.environ.get("LD_LIBRARY_PATH", "")}
+    rc_q, out_q, err_q = module.run_command([nvidia_smi] + list(QUERY_ARGS), environ_update=env)
+    rc_t, out_t, err_t = module.run_command([nvidia_smi], environ_update=env)
+    if rc_q != 0 and rc_t != 0:
+        return {"present": False, "nvidia_smi": nvidia_smi, "gpus": [],
+                "driver_version": None, "cuda_version": None,
+                "reason": "nvidia-smi failed: %s" % ((err_t or out_t or err_q).strip()[:300])}
+    parsed = merge_query_and_table(out_q if rc_q == 0 else "", out_t if rc_t == 0 else "")
+    parsed["present"] = bool(parsed.get("gpus"))
+    parsed["nvidia_smi"] = nvidia_smi
+    if not parsed["present"]:
+        parsed["reason"] = "nvidia-smi ran but listed no GPU"
+    return parsed
+
+
+def gather_python(module, candidates):
+    found = {}
+    for name in candidates:
+        path = module.get_bin_path(name)
+        if not path:
+            continue
+        real = os.path.realpath(path)
+        rc, out, err = module.run_command([path, "--version"])
+        version = python_version_of(out or err) if rc == 0 else None
+        if version and version not in found:
+            found[version] = real
+    rc, out, err = module.run_command(["python3", "--version"]) if module.get_bin_path("python3") \
+        else (1, "", "")
+    return {
+        "system": python_version_of(out or err) if rc == 0 else None,
+        "available": dict(sorted(found.items())),
+    }
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            paths=dict(type="dict", default={}),
+            nvidia_smi=dict(type="str", default=""),
+            python_candidates=dict(type="list", elements="str",
+                                   default=["python3.14", "python3.13", "python3.12",
+                                            "python3.11", "python3.10", "python3"]),
+        ),
+        supports_check_mode=True,
+    )
+    os_release = parse_os_release(_read_text("/etc/os-release") or _read_text("/usr/lib/os-release"))
+    kernel = platform.release()
+    mounts = _read_text("/proc/mounts") or ""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    nvidia_smi = module.params["nvidia_smi"] or find_nvidia_smi()
+    facts = {
+        "os": {
+            "id": os_release.get("ID"),
+            "id_like": os_release.get("ID_LIKE", "").split(),
+            "version_id": os_release.get("VERSION_ID"),
+            "codename": os_release.get("VERSION_CODENAME"),
+            "pretty_name": os_release.get("PRETTY_NAME"),
+        },
+        "arch": platform.machine(),
+        "kernel": kernel,
+        "wsl": detect_wsl(kernel),
+        "init": detect_init(),
+        "cpus": cpus,
+        "memory": parse_meminfo(_read_text("/proc/meminfo")),
+        "python": gather_python(module, module.params["python_candidates"]),
+        "gpu": gather_gpu(module, nvidia_smi),
+        "space": dict((name, space_for(path, mounts))
+                      for name, path in sorted(module.params["paths"].items())),
+    }
+    module.exit_json(changed=False, ansible_facts={"vllm_host": facts})
+
+
+def _read_text(path):
+    try:
+        with open(path, "r") as handle:
+            return handle.read()
+    except (IOError, OSError):
+        return None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+"""The readiness gate for a vLLM server."""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+---
+module: vllm_ready
+short_description: Wait until a vLLM server answers, or fail with the reason and its log
+description:
+  - Waits through connection refused while the model loads, then requires C(GET /health) 200,
+    the served name in C(GET /v1/models) and one tiny completion that returns tokens.
+  - Watches the server process meanwhile (systemd unit or launcher pidfile) so a start that
+    failed ends the wait at once. On failure returns the last log lines and fails.
+  - Read-only; runs in check mode too.
+options:
+  host: {description: Address the server binds., type: str, default: 127.0.0.1}
+  port: {description: Port., type: int, default: 8000}
+  served_name: {description: Name that must appear in /v1/models., type: str, required: true}
+  timeout: {description: Seconds to wait for readiness., type: int, default: 600}
+  interval: {description: Seconds between probes., type: float, default: 2.0}
+  completion: {description: Also require one completion with tokens., type: bool, default: true}
+  api_key: {description: Bearer token when the server requires one., type: str, no_log: true}
+  manager:
+    description: How the server is run, to watch its process and read its log.
+    type: str
+    choices: [systemd, launcher, none]
+    default: none
+  unit: {description: systemd unit name., type: str, default: vllm.service}
+  pidfile: {description: Launcher pidfile., type: path, default: /run/vllm/vllm.pid}
+  log_file: {description: Launcher log file., type: path, default: /var/log/vllm/vllm.log}
+  log_lines: {description: How many log lines to return on failure., type: int, default: 60}
+author:
+  - vLLM provisioner maintainers
+"""
+
+EXAMPLES = r"""
+- name: Wait for the server
+  vllm_ready:
+    port: 8000
+    served_name: tiny-llama
+    manager: systemd
+"""
+
+RETURN = r"""
+ready: {description: Whether every step passed., returned: always, type: bool}
+stage: {description: The step reached (connect, process, health, models, completion, ready)., returned: always, type: str}
+detail: {description: What happened at that step., returned: always, type: str}
+elapsed_s: {description: Seconds waited., returned: always, type: float}
+steps: {description: Passed steps with their times., returned: always, type: list}
+log_tail: {description: Last log lines when not ready., returned: on failure, type: list}
+"""
+
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.vllm_readiness import wait_ready
+
+
+def systemd_alive(module, unit):
+    def alive():
+        rc, out, _ = module.run_command(
+            ["systemctl", "show", unit, "-p", "ActiveState", "-p", "SubState", "-p", "MainPID",
+             "-p", "Result", "-p", "NRestarts"])
+        props = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+        state, sub = props.get("ActiveState"), props.get("SubState")
+        if rc != 0:
+            return False, "systemctl show %s failed" % unit
+        if state in ("failed", "inactive") or (state == "activating" and sub == "auto-restart"):
+            return False, "%s is %s (%s), result %s, restarts %s" % (
+                unit, state, sub, props.get("Result"), props.get("NRestarts"))
+        return True, ""
+    return alive
+
+
+def launcher_alive(pidfile):
+    def alive():
+        try:
+            with open(pidfile) as handle:
+                pid = int(handle.read().split()[0])
+        except (IOError, OSError, ValueError, IndexError):
+            return False, "no pidfile %s" % pidfile
+        try:
+            with open("/proc/%d/stat" % pid) as handle:
+                state = handle.read().rsplit(")", 1)[1].split()[0]
+        except (IOError, OSError, IndexError):
+            return False, "pid %d from %s has exited" % (pid, pidfile)
+        if state in ("Z", "X"):
+            return False, "pid %d from %s has exited (zombie)" % (pid, pidfile)
+        return True, ""
+    return alive
+
+
+def log_tail(module, manager, unit, log_file, lines):
+    if manager == "systemd":
+        rc, inv, _ = module.run_command(["systemctl", "show", unit, "-p", "InvocationID", "--value"])
+        cmd = ["journalctl", "--no-pager", "-o", "cat", "-n", str(lines)]
+        cmd += ["_SYSTEMD_INVOCATION_ID=%s" % inv.strip()] if rc == 0 and inv.strip() else ["-u", unit]
+        rc, out, err = module.run_command(cmd)
+        return (out or err).splitlines()[-lines:]
+    if manager == "launcher" and os.path.exists(log_file):
+        with open(log_file, "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - 256 * 1024))
+            text = handle.read().decode("utf-8", "replace")
+        return text.splitlines()[-lines:]
+    return []
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            host=dict(type="str", default="127.0.0.1"),
+            port=dict(type="int", default=8000),
+            served_name=dict(type="str", required=True),
+            timeout=dict(type="int", default=600),
+            interval=dict(type="float", default=2.0),
+            completion=dict(type="bool", default=True),
+            api_key=dict(type="str", no_log=True),
+            manager=dict(type="str", default="none", choices=["systemd", "launcher", "none"]),
+            unit=dict(type="str", default="vllm.service"),
+            pidfile=dict(type="path", default="/run/vllm/vllm.pid"),
+            log_file=dict(type="path", default="/var/log/vllm/vllm.log"),
+            log_lines=dict(type="int", default=60),
+        ),
+        supports_check_mode=True,
+    )
+    p = module.params
+    alive = None
+    if p["manager"] == "systemd":
+        alive = systemd_alive(module, p["unit"])
+    elif p["manager"] == "launcher":
+        alive = launcher_alive(p["pidfile"])
+    result = wait_ready(p["host"], p["port"], p["served_name"], timeout=p["timeout"],
+                        interval=p["interval"], api_key=p["api_key"],
+                        completion=p["completion"], alive=alive).as_dict()
+    if result["ready"]:
+        module.exit_json(changed=False, **result)
+    result["log_tail"] = log_tail(module, p["manager"], p["unit"], p["log_file"], p["log_lines"])
+    module.fail_json(msg="vLLM is not ready at stage '%s': %s" % (result["stage"], result["detail"]),
+                     changed=False, **result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+import pytest
+
+import vllm_validate as v
+
+
+@pytest.mark.parametrize("value", ["gpu", "CPU", "", None])
+def test_unknown_backend_names_variable_value_and_choices(value):
+    [error] = v.validate_inputs({"vllm_install_backend": value})
+    assert error.startswith("vllm_install_backend is %r" % (value,))
+    assert "auto, cpu, cuda" in error
+
+
+@pytest.mark.parametrize("value", [0, 65536, -1, "80a", "", None, True, 3.5e9])
+def test_port_out_of_range(value):
+    [error] = v.validate_inputs({"vllm_service_port": value})
+    assert "vllm_service_port is" in error and "1 to 65535" in error
+
+
+@pytest.mark.parametrize("value", [1, 8000, "8000", 65535])
+def test_port_ok(value):
+    assert v.validate_inputs({"vllm_service_port": value}) == []
+
+
+def test_model_source_builtin_needs_no_path():
+    assert v.validate_inputs({"vllm_model_source": "builtin"}, None) == []
+
+
+def test_model_source_missing_path():
+    [error] = v.validate_inputs({"vllm_model_source": "/no/such/model"}, False)
+    assert "vllm_model_source is '/no/such/model', which does not exist" in error
+
+
+@pytest.mark.parametrize("exists,needle", [("not_a_dir", "not a folder"), ("no_config", "no config.json")])
+def test_model_source_wrong_kind(exists, needle):
+    [error] = v.validate_inputs({"vllm_model_source": "/srv/m"}, exists)
+    assert needle in error
+
+
+def test_model_source_relative_or_hub_id():
+    [error] = v.validate_inputs({"vllm_model_source": "models/x"}, None)
+    assert "'builtin'" in error and "absolute path" in error
+
+
+def test_options_reserved_keys_point_to_the_variable():
+    errors = v.validate_inputs({"vllm_service_options": {"port": 9000, "--host": "0.0.0.0",
+                                                          "max_model_len": 128}})
+    assert len(errors) == 2
+    assert any("vllm_service_port" in e for e in errors)
+    assert any("vllm_service_host" in e for e in errors)
+
+
+def test_options_must_be_a_mapping():
+    [error] = v.validate_inputs({"vllm_service_options": ["--enforce-eager"]})
+    assert "vllm_service_options is" in error and "mapping" in error
+
+
+def test_env_names_and_values():
+    errors = v.validate_inputs({"vllm_service_env": {"1BAD": "x", "GOOD": "a\nb", "OK": 1}})
+    assert len(errors) == 2
+    assert "'1BAD'" in errors[0]
+    assert "vllm_service_env.GOOD" in errors[1]
+
+
+def test_host_user_and_paths():
+    errors = v.validate_inputs({"vllm_service_host": "0.0.0.0; rm -rf /",
+                                "vllm_service_user": "Root User",
+                                "vllm_python_root": "opt/vllm",
+                                "vllm_model_store": "/var/lib/vllm/models"})
+    assert [e.split(" is ")[0] for e in errors] == ["vllm_service_host", "vllm_service_user",
+                                                    "vllm_python_root"]
+
+
+def test_all_good_defaults():
+    assert v.validate_inputs({
+        "vllm_install_backend": "auto", "vllm_service_port": 8000, "vllm_service_host": "127.0.0.1",
+        "vllm_service_user": "vllm", "vllm_service_options": {}, "vllm_service_env": {},
+        "vllm_python_root": "/opt/vllm", "vllm_model_store": "/var/lib/vllm/models",
+        "vllm_model_source": "builtin"}) == []
