@@ -1,0 +1,690 @@
+# -*- coding: utf-8 -*-
+"""GPU facts from ``nvidia-smi`` output, as plain data.
+
+Pure Python (stdlib only): used by the Ansible modules as ``ansible.module_utils.vllm_gpu``,
+by ``scripts/plan`` and by the unit tests. Nothing here runs a command.
+
+What ``nvidia-smi`` prints varies a lot, and all of it is parsed here:
+
+* the query interface (``--query-gpu=... --format=csv``), with or without the header line,
+  with or without units, and the error an old driver prints for a field it does not know
+  (``Field "compute_cap" is not a valid field to query.``);
+* the plain table, every layout since the 3xx drivers: the old 79-column one, the
+  87/89-column ones of the 5xx drivers, Windows ``nvidia-smi.exe`` (``TCC/WDDM``), WSL
+  (the ``NVIDIA-SMI`` number is the Linux-side library, ``Driver Version`` the Windows
+  driver), ``CUDA Version: ERR!``, memory ``Not Supported`` (GB10), and the newest drivers
+  that print ``KMD Version`` / ``CUDA UMD Version``; pasted output with prompts, ``watch``
+  headers or other text around it, and output cut off half-way;
+* ``nvidia-smi -q`` (``==============NVSMI LOG==============``).
+
+Whatever cannot be read is ``None`` and a line in ``warnings`` says why.
+"""
+
+from __future__ import absolute_import, division, print_function
+
+import re
+
+__metaclass__ = type
+
+# The query we prefer. compute_cap exists from driver 510 on; older drivers reject the whole
+# query with 'Field "compute_cap" is not a valid field to query.': run QUERY_ARGS_FALLBACK then.
+QUERY_FIELDS = ("index", "name", "memory.total", "memory.used", "driver_version", "compute_cap")
+QUERY_FIELDS_FALLBACK = ("index", "name", "memory.total", "memory.used", "driver_version")
+QUERY_ARGS = ["--query-gpu=" + ",".join(QUERY_FIELDS), "--format=csv,noheader,nounits"]
+QUERY_ARGS_FALLBACK = ["--query-gpu=" + ",".join(QUERY_FIELDS_FALLBACK), "--format=csv,noheader,nounits"]
+
+# Where nvidia-smi lives: on PATH on native Linux; under WSL2 the Windows driver projects it
+# into /usr/lib/wsl/lib, which is often not on PATH.
+NVIDIA_SMI_PATHS = ("nvidia-smi", "/usr/lib/wsl/lib/nvidia-smi")
+
+# NVIDIA's "CUDA Toolkit and Corresponding Driver Versions" table (CUDA release notes, table 3):
+# the oldest driver of each toolkit's GA release, Linux x86_64 and Windows x86_64.
+# From CUDA 13.0 on NVIDIA lists Windows as "N/A" (the Windows toolkit no longer bundles a
+# driver); Windows drivers of the same branch expose the same CUDA version (R580 -> 13.0,
+# R590 -> 13.1, R595 -> 13.2, R610 -> 13.3, R616 -> 13.4), so the branch number is used.
+# 13.4 is the R616 "developer driver" branch (>= 616.00) named in the 13.3/13.4 notes.
+CUDA_DRIVER_TABLE = (
+    # (cuda, linux minimum, windows minimum)
+    ("13.4", "616.00", "616.00"),
+    ("13.3", "610.43.02", "610.00"),
+    ("13.2", "595.45.04", "595.00"),
+    ("13.1", "590.44.01", "590.00"),
+    ("13.0", "580.65.06", "580.00"),
+    ("12.9", "575.51.03", "576.02"),
+    ("12.8", "570.26", "570.65"),
+    ("12.6", "560.28.03", "560.76"),
+    ("12.5", "555.42.02", "555.85"),
+    ("12.4", "550.54.14", "551.61"),
+    ("12.3", "545.23.06", "545.84"),
+    ("12.2", "535.54.03", "536.25"),
+    ("12.1", "530.30.02", "531.14"),
+    ("12.0", "525.60.13", "527.41"),
+    ("11.8", "520.61.05", "520.06"),
+    ("11.7", "515.43.04", "516.01"),
+    ("11.6", "510.39.01", "511.23"),
+    ("11.5", "495.29.05", "496.04"),
+    ("11.4", "470.42.01", "471.11"),
+    ("11.3", "465.19.01", "465.89"),
+    ("11.2", "460.27.03", "460.82"),
+    ("11.1", "455.23", "456.38"),
+    ("11.0", "450.36.06", "451.22"),
+    ("10.2", "440.33", "441.22"),
+    ("10.1", "418.39", "418.96"),
+    ("10.0", "410.48", "411.31"),
+    ("9.2", "396.26", "397.44"),
+    ("9.1", "390.46", "391.29"),
+    ("9.0", "384.81", "385.54"),
+    ("8.0", "367.48", "369.30"),
+    ("7.5", "352.31", "353.66"),
+    ("7.0", "346.46", "347.62"),
+)
+
+# Compute capability by product name, for outputs that do not carry compute_cap (the table,
+# old drivers). From NVIDIA's CUDA GPUs list. Checked in order: first match wins, so more
+# specific patterns come first. Matched case-insensitively against the name with any
+# "NVIDIA "/"GeForce "/"Tesla "/"Quadro " prefix kept (patterns are searched, not anchored).
+_CC_BY_NAME = (
+    # Blackwell
+    (r"\bGB10\b", "12.1"),
+    (r"\bRTX\s*PRO\s*\d{4}.*Blackwell", "12.0"),
+    (r"\bRTX\s*50[5-9]0", "12.0"),
+    (r"\bB300\b|\bGB300\b", "10.3"),
+    (r"\bB200\b|\bGB200\b|\bB100\b", "10.0"),
+    (r"\bThor\b", "11.0"),
+    # Hopper
+    (r"\bH100\b|\bH200\b|\bH800\b|\bH20\b|\bGH200\b", "9.0"),
+    # Ada
+    (r"\bRTX\s*40[5-9]0", "8.9"),
+    (r"\bL40S?\b|\bL4\b|\bL20\b", "8.9"),
+    (r"RTX\s*\d{4}\s*Ada|RTX\s*[\d]+\s*Ada Generation", "8.9"),
+    # Ampere
+    (r"\bA100\b|\bA800\b|\bA30\b", "8.0"),
+    (r"\bRTX\s*30[5-9]0", "8.6"),
+    (r"\bA10G?\b|\bA16\b|\bA2\b|\bA40\b", "8.6"),
+    (r"\bRTX\s*A\d{4}\b|\bA[2456]000\b", "8.6"),
+    (r"\bOrin\b", "8.7"),
+    # Turing
+    (r"\bRTX\s*20[6-8]0|\bRTX\s*207", "7.5"),
+    (r"\bGTX\s*16[5-6]0", "7.5"),
+    (r"\bT4\b|\bT1000\b|\bT[46]00\b|\bT1200\b", "7.5"),
+    (r"Quadro\s*RTX\s*\d{4}|\bTITAN\s*RTX\b", "7.5"),
+    (r"\bMX[45]50\b", "7.5"),
+    # Volta
+    (r"\bV100\b|\bTITAN\s*V\b|\bQuadro\s*GV100\b", "7.0"),
+    # Pascal
+    (r"\bP100\b", "6.0"),
+    (r"\bGTX\s*10[5-8]0|\bP40\b|\bP4\b|\bP6000\b|\bTITAN\s*Xp?\b|\bMX[1-3]50\b|\bMX2[35]0\b", "6.1"),
+    # Maxwell
+    (r"\bGTX\s*9[5-8]0|\bM40\b|\bM60\b|\bGTX\s*TITAN\s*X\b|\b9[2-4]0MX\b", "5.2"),
+    (r"\bGTX\s*750|\bGTX\s*9[456]0M\b", "5.0"),
+    # Kepler
+    (r"\bK80\b", "3.7"),
+    (r"\bGTX\s*780|\bGTX\s*TITAN\b|\bK40\b|\bK20\b", "3.5"),
+    (r"\bGTX\s*6[5-9]0|\bGTX\s*770\b|\bK10\b", "3.0"),
+)
+
+
+def version_tuple(text):
+    """'570.211.01' -> (570, 211, 1); None or junk -> None."""
+    if text is None:
+        return None
+    m = re.match(r"^\s*(\d+(?:\.\d+)*)", str(text))
+    if not m:
+        return None
+    return tuple(int(p) for p in m.group(1).split("."))
+
+
+def cuda_from_driver(driver_version, windows=False):
+    """Newest CUDA a driver supports, from NVIDIA's table; None when unknown.
+
+    ``windows`` selects the Windows column: under WSL2 ``Driver Version`` is the Windows
+    driver's number (537.13 -> 12.2, 591.86 -> 13.1).
+    """
+    drv = version_tuple(driver_version)
+    if drv is None:
+        return None
+    col = 2 if windows else 1
+    for row in CUDA_DRIVER_TABLE:
+        if drv >= version_tuple(row[col]):
+            return row[0]
+    return None
+
+
+def min_driver_for_cuda(cuda, windows=False):
+    """Oldest driver (string) whose newest supported CUDA is at least ``cuda``; None if unknown."""
+    want = version_tuple(cuda)
+    if want is None:
+        return None
+    best = None
+    for row in CUDA_DRIVER_TABLE:
+        if version_tuple(row[0]) >= want[:2]:
+            best = row[2 if windows else 1]
+    return best
+
+
+def compute_capability_from_name(name):
+    """Compute capability ('8.6') guessed from a product name; None when not known."""
+    if not name:
+        return None
+    for pattern, cc in _CC_BY_NAME:
+        if re.search(pattern, name, re.IGNORECASE):
+            return cc
+    return None
+
+
+# --------------------------------------------------------------------------- helpers
+
+_NA = ("", "n/a", "[n/a]", "na", "not supported", "[not supported]", "unknown error",
+       "[unknown error]", "err!", "[err!]", "insufficient permissions", "[insufficient permissions]")
+
+
+def _clean(value):
+    if value is None:
+        return None
+    value = value.strip().strip('"').strip()
+    if value.lower() in _NA:
+        return None
+    return value
+
+
+def _mib(value):
+    """'24576 MiB' / '24576' / '23.5 GiB' / '4095MB' -> int MiB; None when not a size."""
+    value = _clean(value)
+    if value is None:
+        return None
+    m = re.match(r"^(\d+(?:\.\d+)?)\s*(MiB|MB|GiB|GB|KiB)?$", value, re.IGNORECASE)
+    if not m:
+        return None
+    number = float(m.group(1))
+    unit = (m.group(2) or "MiB").lower()
+    if unit in ("gib", "gb"):
+        number *= 1024
+    elif unit == "kib":
+        number /= 1024.0
+    return int(round(number))
+
+
+def _cc(value):
+    value = _clean(value)
+    if value is None:
+        return None
+    m = re.match(r"^(\d+)\.(\d+)$", value)
+    if not m:
+        return None
+    return "%d.%d" % (int(m.group(1)), int(m.group(2)))
+
+
+def _version(value):
+    value = _clean(value)
+    if value is None:
+        return None
+    m = re.match(r"^(\d+(?:\.\d+)+)$", value)
+    return m.group(1) if m else None
+
+
+def _new_gpu(index=None, name=None):
+    return {
+        "index": index,
+        "name": name,
+        "memory_total_mib": None,
+        "memory_used_mib": None,
+        "compute_capability": None,
+        "compute_capability_source": None,
+    }
+
+
+def _result(source):
+    return {
+        "driver_version": None,
+        "cuda_version": None,
+        "cuda_version_from_driver": None,
+        "nvidia_smi_version": None,
+        "driver_platform": None,
+        "wsl_suspected": False,
+        "gpus": [],
+        "source": source,
+        "warnings": [],
+    }
+
+
+def _finish(res):
+    """Fill compute capability from names, derive CUDA from the driver, sanity warnings."""
+    for gpu in res["gpus"]:
+        if gpu["compute_capability"] is None:
+            cc = compute_capability_from_name(gpu["name"])
+            if cc is not None:
+                gpu["compute_capability"] = cc
+                gpu["compute_capability_source"] = "name"
+            elif gpu["name"]:
+                res["warnings"].append(
+                    "GPU %s (%s): compute capability not reported and not known from the name"
+                    % (gpu["index"], gpu["name"]))
+        else:
+            gpu["compute_capability_source"] = gpu["compute_capability_source"] or "query"
+        if gpu["name"] and gpu["name"].endswith("..."):
+            res["warnings"].append(
+                "GPU %s: nvidia-smi truncated the name to %r" % (gpu["index"], gpu["name"]))
+    if res["driver_version"]:
+        windows = res["driver_platform"] == "windows" or res["wsl_suspected"]
+        res["cuda_version_from_driver"] = cuda_from_driver(res["driver_version"], windows=windows)
+    if not res["gpus"] and not any("no GPU" in w for w in res["warnings"]):
+        res["warnings"].append("no GPU found in the nvidia-smi output")
+    return res
+
+
+# --------------------------------------------------------------------------- CSV query
+
+# names nvidia-smi accepts in --query-gpu, mapped to ours
+_FIELD_ALIASES = {
+    "index": "index",
+    "name": "name",
+    "gpu_name": "name",
+    "memory.total": "memory.total",
+    "memory.used": "memory.used",
+    "driver_version": "driver_version",
+    "compute_cap": "compute_cap",
+}
+_KNOWN_QUERY_FIELDS = set(_FIELD_ALIASES) | {
+    "timestamp", "count", "serial", "gpu_serial", "uuid", "gpu_uuid", "pci.bus_id", "gpu_bus_id",
+    "pci.domain", "pci.bus", "pci.device", "pci.device_id", "pci.sub_device_id", "memory.free",
+    "memory.reserved", "utilization.gpu", "utilization.memory", "temperature.gpu",
+    "temperature.memory", "power.draw", "power.limit", "power.min_limit", "power.max_limit",
+    "fan.speed", "pstate", "compute_mode", "vbios_version", "persistence_mode",
+    "mig.mode.current", "mig.mode.pending", "clocks.sm", "clocks.mem", "clocks.gr",
+    "clocks.current.graphics", "clocks.current.sm", "clocks.current.memory", "display_mode",
+    "pcie.link.gen.current", "pcie.link.gen.max", "pcie.link.width.current",
+    "pcie.link.width.max", "driver_model.current", "enforced.power.limit", "vgpu_driver_capability.heterogenous_multivGPU",
+    "gpu_operation_mode.current", "ecc.mode.current", "inforom.img", "accounting.mode",
+}
+
+
+def _header_field(cell):
+    """'memory.total [MiB]' -> 'memory.total'; None when the cell is not a field name."""
+    cell = cell.strip().strip('"').strip()
+    name = re.sub(r"\s*\[[^\]]*\]\s*$", "", cell).strip().lower()
+    if name in _KNOWN_QUERY_FIELDS or re.match(r"^[a-z_]+(\.[a-z_]+)+$", name):
+        return name
+    return None
+
+
+def _split_csv(line):
+    return [c.strip() for c in line.split(",")]
+
+
+_QUERY_ERROR = re.compile(r'Field "([^"]+)" is not a valid field to query', re.IGNORECASE)
+_FAILURES = (
+    (re.compile(r"NVIDIA-SMI has failed|couldn't communicate with the NVIDIA driver", re.I),
+     "nvidia-smi could not talk to the driver (no driver loaded, or a driver/library mismatch)"),
+    (re.compile(r"Failed to initialize NVML", re.I), "nvidia-smi failed to initialize NVML"),
+    (re.compile(r"No devices were found", re.I), "nvidia-smi found no devices"),
+    (re.compile(r"command not found|No such file or directory", re.I), "nvidia-smi is not installed here"),
+    (re.compile(r"Segmentation fault", re.I), "nvidia-smi crashed (segmentation fault)"),
+)
+
+
+def _looks_like_query(text):
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    if not lines:
+        return False
+    if any(re.search(r"(?:NVIDIA-SMI|Driver Version:|KMD Version:|NVSMI LOG)", l) for l in lines):
+        return False
+    if any(_QUERY_ERROR.search(l) for l in lines):
+        return True
+    data = [l for l in lines if "," in l and not l.startswith(("$", "#", "nvidia-smi"))]
+    if data:
+        return True
+    # a single-column query with a header line: "compute_cap\n8.9"
+    return any(_header_field(l) for l in lines if " " not in l.strip())
+
+
+def _guess_columns(rows):
+    """Column roles for CSV without a header: best effort from the values themselves."""
+    roles = {}
+    width = max(len(r) for r in rows)
+    for col in range(width):
+        values = [r[col] for r in rows if col < len(r)]
+        cleaned = [_clean(v) for v in values]
+        present = [v for v in cleaned if v is not None]
+        if not present:
+            continue
+        if all(re.match(r"^\d{3}\.\d{2,3}(\.\d{1,3})?$", v) for v in present) \
+                and "driver_version" not in roles.values() and len(set(present)) == 1:
+            roles[col] = "driver_version"
+        elif all(re.match(r"^\d+(\.\d+)?\s*(MiB|MB|GiB)$", v, re.I) for v in present):
+            roles[col] = "memory"
+        elif all(re.match(r"^\d{1,2}\.\d$", v) for v in present) and "compute_cap" not in roles.values():
+            roles[col] = "compute_cap"
+        elif col == 0 and all(re.match(r"^\d{1,2}$", v) for v in present):
+            roles[col] = "index"
+        elif "name" not in roles.values() and all(
+                re.search(r"[A-Za-z]", v) and not re.match(r"^(GPU-|0x|MIG-|\d{4,8}:)", v)
+                and v.lower() not in ("default", "enabled", "disabled", "exclusive_process", "prohibited")
+                and not re.match(r"^P\d{1,2}$", v) for v in present):
+            roles[col] = "name"
+    mem_cols = [c for c, r in roles.items() if r == "memory"]
+    if mem_cols:
+        for c in mem_cols:
+            roles[c] = "memory.other"
+        roles[mem_cols[0]] = "memory.total"  # nvidia-smi users ask total first by far most often
+    return roles
+
+
+def _parse_query(text, fields=None):
+    res = _result("query")
+    lines = [l.strip() for l in text.replace("\r", "").splitlines()]
+    for line in lines:
+        m = _QUERY_ERROR.search(line)
+        if m:
+            res["query_error"] = m.group(1)
+            res["warnings"].append(
+                'nvidia-smi rejected the query field "%s" (driver too old for it); '
+                "run the query again without it" % m.group(1))
+    names = None
+    if fields:
+        names = [_FIELD_ALIASES.get(f.strip().lower(), f.strip().lower()) for f in fields]
+    else:
+        for line in lines:  # an echoed command line tells the column order
+            m = re.search(r"--query-gpu[= ]([A-Za-z0-9_.,]+)", line)
+            if m:
+                names = [_FIELD_ALIASES.get(f, f) for f in m.group(1).lower().split(",") if f]
+                break
+    rows = []
+    header_seen = False
+    for line in lines:
+        if not line or _QUERY_ERROR.search(line):
+            continue
+        if re.search(r"--query-gpu|--format", line) or line.startswith(("$", "#", ">")):
+            continue
+        cells = _split_csv(line)
+        header = [_header_field(c) for c in cells]
+        if all(header) and not any(re.match(r"^[\d.]+$", c) for c in cells):
+            names = [_FIELD_ALIASES.get(h, h) for h in header]
+            header_seen = True
+            continue
+        if len(cells) == 1 and not re.match(r"^[\w .\-()\[\]/]+$", cells[0]):
+            continue
+        rows.append(cells)
+    if not rows:
+        if "query_error" not in res:
+            res["warnings"].append("no GPU rows in the nvidia-smi query output")
+        return res
+    if names is None:
+        roles = _guess_columns(rows)
+        res["warnings"].append("CSV query output without a header: columns guessed from their values")
+    else:
+        roles = dict(enumerate(names))
+        if not header_seen and not fields:
+            res["warnings"].append("CSV query output without a header: columns taken from the echoed command")
+    drivers = set()
+    for pos, cells in enumerate(rows):
+        gpu = _new_gpu()
+        for col, value in enumerate(cells):
+            role = roles.get(col)
+            if role == "index":
+                v = _clean(value)
+                gpu["index"] = int(v) if v and v.isdigit() else None
+            elif role == "name":
+                gpu["name"] = _clean(value)
+            elif role == "memory.total":
+                gpu["memory_total_mib"] = _mib(value)
+            elif role == "memory.used":
+                gpu["memory_used_mib"] = _mib(value)
+            elif role == "driver_version":
+                v = _version(value)
+                if v:
+                    drivers.add(v)
+            elif role == "compute_cap":
+                gpu["compute_capability"] = _cc(value)
+                if gpu["compute_capability"]:
+                    gpu["compute_capability_source"] = "query"
+        if gpu["index"] is None:
+            gpu["index"] = pos
+        mem_cols = [c for c, r in roles.items() if r == "memory.total"]
+        if mem_cols and gpu["memory_total_mib"] is None:
+            shown = cells[mem_cols[0]] if mem_cols[0] < len(cells) else ""
+            res["warnings"].append("GPU %s: memory.total not reported (%r)" % (gpu["index"], shown))
+        res["gpus"].append(gpu)
+    if drivers:
+        res["driver_version"] = sorted(drivers, key=version_tuple)[0]
+        if len(drivers) > 1:
+            res["warnings"].append("GPUs report different driver versions: %s" % ", ".join(sorted(drivers)))
+    res["warnings"].append("the query output does not show the CUDA version; it is derived from the driver")
+    return res
+
+
+# --------------------------------------------------------------------------- -q log
+
+def _parse_log(text):
+    res = _result("table")
+    res["warnings"].append("parsed 'nvidia-smi -q' output")
+    section = None
+    gpu = None
+    for raw in text.replace("\r", "").splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        m = re.match(r"^(Driver Version|KMD Version)\s*:\s*(\S+)", line)
+        if m:
+            res["driver_version"] = _version(m.group(2)) or res["driver_version"]
+            continue
+        m = re.match(r"^CUDA (?:UMD )?Version\s*:\s*(\S+)", line)
+        if m:
+            res["cuda_version"] = _version(m.group(1))
+            if res["cuda_version"] is None:
+                res["warnings"].append("CUDA Version shows %r" % m.group(1))
+            continue
+        if re.match(r"^GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d$", line):
+            gpu = _new_gpu(index=len(res["gpus"]))
+            res["gpus"].append(gpu)
+            section = None
+            continue
+        if gpu is None:
+            continue
+        m = re.match(r"^Product Name\s*:\s*(.+)$", line)
+        if m:
+            gpu["name"] = _clean(m.group(1))
+            continue
+        if ":" not in line:
+            section = line
+            continue
+        m = re.match(r"^(Total|Used)\s*:\s*(.+)$", line)
+        if m and section == "FB Memory Usage":
+            key = "memory_total_mib" if m.group(1) == "Total" else "memory_used_mib"
+            gpu[key] = _mib(m.group(2))
+            continue
+        m = re.match(r"^(?:Current|Compute Capability)\s*:\s*(\d+\.\d+)$", line)
+        if m and section in ("CUDA Compute Capability", "Compute Capability"):
+            gpu["compute_capability"] = _cc(m.group(1))
+            gpu["compute_capability_source"] = "query"
+    return res
+
+
+# --------------------------------------------------------------------------- table
+
+_HDR_SMI = re.compile(r"NVIDIA-SMI\s+(\d+(?:\.\d+)+)")
+_HDR_DRIVER = re.compile(r"(?:Driver|KMD)\s+Version:\s*(\S+)")
+_HDR_CUDA = re.compile(r"CUDA(?:\s+UMD)?\s+Version:\s*(\S+)")
+_MEM = re.compile(r"(\d+(?:\.\d+)?)\s*(MiB|MB|GiB)\s*/\s*(\d+(?:\.\d+)?)\s*(MiB|MB|GiB)", re.I)
+_GPU_ROW = re.compile(r"^\s*(\d+)\s+(.*?)\s*$")
+_BUS_ID = re.compile(r"^[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d")
+_MODES = ("On", "Off", "WDDM", "TCC", "N/A", "MCDM")
+
+
+def _cells(line):
+    """'| a | b | c |' -> ['a', 'b', 'c'] (outer bars stripped, inner cells stripped)."""
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|"):
+        s = s[:-1]
+    return [c.strip() for c in s.split("|")]
+
+
+def _parse_table(text):
+    res = _result("table")
+    lines = text.replace("\r", "").replace("\t", "    ").splitlines()
+    in_gpus = False
+    last_gpu = None
+    rows_since_gpu = 0
+    for raw in lines:
+        line = raw.strip()
+        if res["driver_version"] is None or res["nvidia_smi_version"] is None:
+            m = _HDR_SMI.search(line)
+            if m and res["nvidia_smi_version"] is None:
+                res["nvidia_smi_version"] = m.group(1)
+            m = _HDR_DRIVER.search(line)
+            if m:
+                res["driver_version"] = _version(m.group(1))
+                if res["driver_version"] is None:
+                    res["warnings"].append("Driver Version shows %r" % m.group(1))
+                m2 = _HDR_CUDA.search(line)
+                if m2:
+                    res["cuda_version"] = _version(m2.group(1))
+                    if res["cuda_version"] is None:
+                        res["warnings"].append(
+                            "CUDA Version shows %r (the driver's CUDA library could not be "
+                            "queried); the newest CUDA is derived from the driver number" % m2.group(1))
+                else:
+                    res["warnings"].append("the header shows no CUDA version (driver older than R410?)")
+                continue
+        if re.match(r"^\|?\s*Processes\s*:|^\|?\s*MIG devices\s*:", line):
+            in_gpus = False
+            last_gpu = None
+            continue
+        if re.match(r"^\|?\s*=+(\+=+)*\s*\|?$", line) or re.match(r"^\|=+", line):
+            if res["driver_version"] is not None or res["nvidia_smi_version"] is not None:
+                in_gpus = not res["gpus"] or in_gpus
+            continue
+        if "GPU  Name" in line or "TCC/WDDM" in line:
+            if "TCC/WDDM" in line:
+                res["driver_platform"] = "windows"
+            continue
+        if not in_gpus or not line.startswith("|"):
+            continue
+        cells = _cells(line)
+        first = cells[0] if cells else ""
+        m = _GPU_ROW.match(first)
+        if m and len(cells) >= 2 and (_BUS_ID.match(cells[1]) or "MiB" not in first):
+            name_part = m.group(2)
+            mode = None
+            for candidate in _MODES:
+                if name_part.endswith(" " + candidate) or name_part == candidate:
+                    mode = candidate
+                    name_part = name_part[: -len(candidate)].rstrip()
+                    break
+            if mode in ("WDDM", "TCC", "MCDM"):
+                res["driver_platform"] = "windows"
+            gpu = _new_gpu(index=int(m.group(1)), name=_clean(name_part))
+            res["gpus"].append(gpu)
+            last_gpu = gpu
+            rows_since_gpu = 0
+            continue
+        if last_gpu is None:
+            continue
+        rows_since_gpu += 1
+        if rows_since_gpu > 2:
+            continue
+        joined = " | ".join(cells)
+        mm = _MEM.search(joined)
+        if mm and last_gpu["memory_total_mib"] is None:
+            last_gpu["memory_used_mib"] = _mib(mm.group(1) + " " + mm.group(2))
+            last_gpu["memory_total_mib"] = _mib(mm.group(3) + " " + mm.group(4))
+        elif re.search(r"Not Supported", joined) and rows_since_gpu == 1:
+            res["warnings"].append(
+                "GPU %s (%s): memory shows 'Not Supported' (unified memory, e.g. GB10); "
+                "size it from host memory" % (last_gpu["index"], last_gpu["name"]))
+    if res["nvidia_smi_version"] and res["driver_version"] \
+            and res["nvidia_smi_version"] != res["driver_version"]:
+        # The Linux-side nvidia-smi (libnvidia-ml) differs from the driver only under WSL2,
+        # where Driver Version is the Windows driver's number.
+        res["wsl_suspected"] = True
+        res["driver_platform"] = "windows"
+        res["warnings"].append(
+            "NVIDIA-SMI %s differs from driver %s: WSL2 with a Windows driver"
+            % (res["nvidia_smi_version"], res["driver_version"]))
+    if res["driver_version"] is None:
+        res["warnings"].append("no driver version found in the nvidia-smi output")
+    return res
+
+
+# --------------------------------------------------------------------------- entry points
+
+def parse_nvidia_smi(text, fields=None):
+    """Parse any nvidia-smi output (table, -q, CSV query) into a plain dict.
+
+    ``fields``: the --query-gpu field list when the caller ran a query with
+    ``noheader`` (e.g. ``QUERY_FIELDS``); without it the header, an echoed command line or
+    the values themselves tell the columns.
+    """
+    text = text or ""
+    if not text.strip():
+        res = _result("table")
+        res["warnings"].append("empty nvidia-smi output")
+        return _finish(res)
+    failures = [msg for rx, msg in _FAILURES if rx.search(text)]
+    if fields or _looks_like_query(text):
+        res = _parse_query(text, fields)
+    elif re.search(r"NVSMI LOG|^\s*Product Name\s*:", text, re.M) and not _HDR_DRIVER.search(text):
+        res = _parse_log(text)
+    else:
+        res = _parse_table(text)
+    res["warnings"].extend(failures)
+    if res["cuda_version"] is None and res["source"] == "table" and res["driver_version"]:
+        pass  # reason already stated where the header was read
+    return _finish(res)
+
+
+def merge_query_and_table(query_text, table_text, fields=QUERY_FIELDS):
+    """Combine the query (exact numbers, compute capability) with the table (CUDA version).
+
+    Either text may be None or empty. Per-GPU fields missing in the query are taken from the
+    table by index.
+    """
+    query = parse_nvidia_smi(query_text, fields=fields) if (query_text or "").strip() else None
+    table = parse_nvidia_smi(table_text) if (table_text or "").strip() else None
+    if query is None and table is None:
+        return parse_nvidia_smi("")
+    if query is None or (not query["gpus"] and table is not None):
+        out = table
+        if query is not None:
+            out["warnings"] = query["warnings"] + out["warnings"]
+        return out
+    out = query
+    if table is None:
+        return out
+    by_index = dict((g["index"], g) for g in table["gpus"])
+    for gpu in out["gpus"]:
+        other = by_index.get(gpu["index"])
+        if other is None:
+            continue
+        for key in ("name", "memory_total_mib", "memory_used_mib"):
+            if gpu[key] is None and other[key] is not None:
+                gpu[key] = other[key]
+        if gpu["compute_capability"] is None and other["compute_capability"] is not None:
+            gpu["compute_capability"] = other["compute_capability"]
+            gpu["compute_capability_source"] = other["compute_capability_source"]
+    out["driver_version"] = out["driver_version"] or table["driver_version"]
+    out["cuda_version"] = table["cuda_version"]
+    for key in ("nvidia_smi_version", "driver_platform", "wsl_suspected", "cuda_version_from_driver"):
+        out[key] = table[key] if table[key] else out[key]
+    warnings = [w for w in out["warnings"] if "does not show the CUDA version" not in w]
+    out["warnings"] = warnings + [w for w in table["warnings"] if w not in warnings]
+    if out["driver_version"]:
+        windows = out["driver_platform"] == "windows" or out["wsl_suspected"]
+        out["cuda_version_from_driver"] = cuda_from_driver(out["driver_version"], windows=windows)
+    return out
+
+
+def effective_cuda(gpu_facts, windows=None):
+    """(cuda, reason): the CUDA version to plan with, and where it came from."""
+    if not gpu_facts:
+        return None, "no nvidia-smi facts"
+    if gpu_facts.get("cuda_version"):
+        return gpu_facts["cuda_version"], "nvidia-smi header"
+    if windows is None:
+        windows = gpu_facts.get("driver_platform") == "windows" or gpu_facts.get("wsl_suspected")
+    derived = cuda_from_driver(gpu_facts.get("driver_version"), windows=bool(windows))
+    if derived:
+        return derived, "derived from driver %s (NVIDIA's %s driver table)" % (
+            gpu_facts.get("driver_version"), "Windows" if windows else "Linux")
+    return None, "neither the header nor the driver number tells the CUDA version"
