@@ -10,6 +10,9 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TESTS = os.path.dirname(os.path.abspath(__file__))
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)
 MODULE_UTILS = os.path.join(ROOT, "plugins", "module_utils")
 for sub in ("plugins/module_utils", "plugins/filter"):
     path = os.path.join(ROOT, sub)
@@ -31,14 +34,3 @@ def _alias_module_utils():
 
 
 _alias_module_utils()
-
-
-def load_module(name):
-    """Import plugins/modules/<name>.py (modules are not on sys.path: names may clash)."""
-    import importlib.util
-
-    path = os.path.join(ROOT, "plugins", "modules", name + ".py")
-    spec = importlib.util.spec_from_file_location("vllm_test_module_" + name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module

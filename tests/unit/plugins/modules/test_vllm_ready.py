@@ -1,0 +1,57 @@
+import os
+import socket
+
+from ansible.module_utils import basic
+
+from vllm_testlib import load_module
+
+vllm_ready = load_module("vllm_ready")
+
+
+def free_port():
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def test_launcher_dead_process_fails_with_log_tail(module_runner, tmp_path):
+    log = tmp_path / "vllm.log"
+    log.write_text("".join("line %d\n" % i for i in range(100)) + "ValueError: Head size 24 is not supported\n")
+    result = module_runner(vllm_ready, {
+        "port": free_port(), "served_name": "tiny", "manager": "launcher",
+        "pidfile": str(tmp_path / "none.pid"), "log_file": str(log), "log_lines": 5, "timeout": 30})
+    assert result["failed"] and not result["ready"]
+    assert result["stage"] == "process"
+    assert "no pidfile" in result["msg"]
+    assert result["log_tail"][-1] == "ValueError: Head size 24 is not supported"
+    assert len(result["log_tail"]) == 5
+
+
+def test_systemd_failed_unit_reads_its_invocation_journal(module_runner, monkeypatch):
+    calls = []
+
+    def run_command(self, args, **kwargs):
+        calls.append(args)
+        if args[:2] == ["systemctl", "show"] and "InvocationID" in args:
+            return 0, "abc123\n", ""
+        if args[:2] == ["systemctl", "show"]:
+            return 0, "ActiveState=activating\nSubState=auto-restart\nMainPID=0\nResult=exit-code\nNRestarts=2\n", ""
+        if args[0] == "journalctl":
+            return 0, "boom\nOSError: [Errno 98] Address already in use\n", ""
+        raise AssertionError(args)
+
+    monkeypatch.setattr(basic.AnsibleModule, "run_command", run_command)
+    result = module_runner(vllm_ready, {"port": free_port(), "served_name": "tiny", "manager": "systemd"})
+    assert result["failed"] and result["stage"] == "process"
+    assert "auto-restart" in result["msg"] and "restarts 2" in result["msg"]
+    assert result["log_tail"][-1].endswith("Address already in use")
+    assert ["journalctl", "--no-pager", "-o", "cat", "-n", "60", "_SYSTEMD_INVOCATION_ID=abc123"] in calls
+
+
+def test_api_key_is_not_returned(module_runner, tmp_path):
+    result = module_runner(vllm_ready, {
+        "port": free_port(), "served_name": "tiny", "manager": "launcher", "api_key": "s3cret-key",
+        "pidfile": str(tmp_path / "none.pid"), "log_file": str(tmp_path / "none.log")})
+    assert "s3cret-key" not in repr(result)

@@ -1,0 +1,16 @@
+"""Helpers shared by the tests: repository paths, the shared corpus, loading a module file."""
+import importlib.util
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
+
+
+def load_module(name):
+    """Import plugins/modules/<name>.py (modules are not on sys.path: names may clash)."""
+
+    path = os.path.join(ROOT, "plugins", "modules", name + ".py")
+    spec = importlib.util.spec_from_file_location("vllm_test_module_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
