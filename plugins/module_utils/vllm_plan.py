@@ -22,10 +22,47 @@ import re
 
 __metaclass__ = type
 
-try:  # the same file runs as ansible.module_utils.vllm_plan and as a plain module
-    from ansible.module_utils.vllm_gpu import effective_cuda, version_tuple
-except ImportError:  # pragma: no cover - plain Python (scripts, tests)
-    from vllm_gpu import effective_cuda, version_tuple
+
+def version_tuple(text):
+    """'570.211.01' -> (570, 211, 1); None or junk -> None (same rule as vllm_gpu)."""
+    if text is None:
+        return None
+    m = re.match(r"^\s*(\d+(?:\.\d+)*)", str(text))
+    if not m:
+        return None
+    return tuple(int(p) for p in m.group(1).split("."))
+
+
+def effective_cuda(gpu_facts, table, windows=False):
+    """(cuda, reason): the newest CUDA the driver supports, from the nvidia-smi facts.
+
+    The header's value when shown; else the parser's value derived from NVIDIA's driver table
+    (vllm_gpu.cuda_from_driver); else this table's cuda_driver_minimums. Self-contained so the
+    module needs no other module_utils file.
+    """
+    if not gpu_facts:
+        return None, "no nvidia-smi facts"
+    if gpu_facts.get("cuda_version"):
+        return gpu_facts["cuda_version"], "nvidia-smi header"
+    driver = gpu_facts.get("driver_version")
+    derived = gpu_facts.get("cuda_version_from_driver")
+    parser_windows = gpu_facts.get("driver_platform") == "windows" or bool(gpu_facts.get("wsl_suspected"))
+    if derived and parser_windows == bool(windows):
+        return derived, "derived from driver %s with NVIDIA's %s driver table" % (
+            driver, "Windows" if windows else "Linux")
+    drv = version_tuple(driver)
+    if drv is not None:
+        best = None
+        for cuda, mins in (table.get("cuda_driver_minimums") or {}).items():
+            if drv >= version_tuple(mins["windows" if windows else "linux"]) and (
+                    best is None or version_tuple(cuda) > version_tuple(best)):
+                best = cuda
+        if best:
+            return best, "derived from driver %s with the table's %s driver minimums" % (
+                driver, "Windows" if windows else "Linux")
+        if derived:
+            return derived, "derived from driver %s with NVIDIA's driver table" % driver
+    return None, "neither the header nor the driver number tells the CUDA version"
 
 BACKENDS = ("auto", "cuda", "cpu")
 VAR = {
@@ -315,7 +352,7 @@ def _plan_cuda(host, table, pins, reasons):
     windows = bool(host.get("wsl")) or gpu_facts.get("driver_platform") == "windows" \
         or bool(gpu_facts.get("wsl_suspected"))
     driver = gpu_facts.get("driver_version")
-    cuda_have, cuda_why = effective_cuda(gpu_facts, windows=windows)
+    cuda_have, cuda_why = effective_cuda(gpu_facts, table, windows=windows)
     who = "the Windows NVIDIA driver" if windows else "the NVIDIA driver"
 
     # compute capability: every GPU must be supported
