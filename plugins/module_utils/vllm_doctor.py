@@ -436,6 +436,8 @@ RULES = [
       r"number of available GPUs \((\d+)\)|GPUs per node is not divisible by the number of tensor parallelism|"
       r"set tensor_parallel_size to less than max local gpu count|tensor parallel size.* greater than .*GPUs|"
       r"Placement group bundle cannot have more than", CERTAIN),
+    R("tp_generic", "tensor_parallel_config", r"tensor[-_ ]parallel[-_ ]size\W{0,3}\d*\)?.{0,40}(?:exceeds?|is larger "
+      r"than|is greater than|cannot divide|must divide|not divisible|more than the number)", LIKELY),
     R("invalid_ordinal", "tensor_parallel_config", r"invalid device ordinal|CUDA_VISIBLE_DEVICES.*(?:fewer|less) than",
       LIKELY),
     R("ep_div", "tensor_parallel_config", r"must be divisible by ep_size|n_physical_experts=\d+ must be divisible", 80),
@@ -447,7 +449,7 @@ RULES = [
     R("mm_placeholders", "multimodal_processor", r"Attempted to assign .* multimodal tokens to \d+ placeholders|"
       r"multi-?modal (?:item|input)s? .*exceed|limit_mm_per_prompt|Expected there to be \d+ prompt updates", SPECIFIC),
     R("mm_processor_arg", "multimodal_processor", r"Received a \w*(?:Image|Video|Audio)?Processor\w* for argument "
-      r"\w*processor|got multiple values for argument '\w*(?:image|video|audio)_processor'|"
+      r"\w*processor|Received a \w+ for argument \w+, but a .{1,120} was expected|got multiple values for argument '\w*(?:image|video|audio)_processor'|"
       r"Unrecognized (?:image|video) processor|image_processor_type", SPECIFIC),
     R("torchcodec", "multimodal_processor", r"torchcodec|libtorchcodec|Could not load libtorchcodec|"
       r"FFmpeg (?:is )?not (?:found|installed)|decord|No module named 'av'\b|qwen_vl_utils", LIKELY),
@@ -600,6 +602,21 @@ def _adjust(findings, lines, facts, live):
                 out.append(Finding(category, 62, line, name, None, "error"))
                 break
 
+    # A traceback cut short (no exception line after its last frame): where it stopped still says
+    # something, weakly.
+    last_frame = None
+    for line in lines:
+        if _FRAME_PATH_RE.match(line.text):
+            last_frame = line
+        elif _EXCEPTION_RE.match(line.text) and not line.text.startswith("raise "):
+            last_frame = None
+    if last_frame is not None:
+        tail = " ".join(l.text for l in lines[last_frame.idx:last_frame.idx + 3])
+        for regex, category, name in _FRAME_HINTS[1:] + _CUT_FRAME_HINTS:  # uvloop frames wrap everything
+            if regex.search(last_frame.text) or (category == "port_in_use" and regex.search(tail)):
+                out.append(Finding(category, CONTEXT, last_frame, name + "_cut", None, "frame"))
+                break
+
     # Python version from paths: old Pythons fail at import with typing syntax errors.
     py = _version_tuple(facts.get("python"))
     if py:
@@ -665,6 +682,12 @@ _FRAME_HINTS = [
     (re.compile(r"transformers[/\\]dynamic_module_utils\.py"), "trust_remote_code", "remote_raise_frame"),
     (re.compile(r"safetensors[/\\]|weight_utils\.py|model_loader[/\\]|huggingface_hub[/\\]"), "model_files", "model_raise_frame"),
     (re.compile(r"torch[/\\]cuda[/\\]__init__\.py"), "cuda_driver_mismatch", "cuda_raise_frame"),
+]
+
+
+_CUT_FRAME_HINTS = [
+    (re.compile(r"zmq[/\\]sugar[/\\]socket\.py.*in bind|\.bind\((?:socket_addr|addr|\(|\"|')"), "port_in_use",
+     "bind_frame"),
 ]
 
 
