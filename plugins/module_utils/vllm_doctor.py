@@ -346,7 +346,8 @@ RULES = [
       r"shm.*(?:too small|No space left)", 55),
     R("kill_signal", "host_oom", r"^Killed\s*$|\bKilled\s+(?:python|vllm)|exit(?:ed with)? code:? ?(?:137|-9)\b|"
       r"exitcode[=:]? ?-9\b|signal 9\b|\bSIGKILL\b|returned non-zero exit status -9|"
-      r"terminated by signal SIGKILL|was sent SIGKILL|killed by signal: Killed|status=9/KILL|code=killed", 30,
+      r"terminated by signal SIGKILL|was sent SIGKILL|killed by signal: Killed|status=9/KILL|code=killed|"
+      r"died \(-9\)|died, exit code:? -9\b|exit status -9\b|\bsignal: killed\b", 30,
       kind="kill"),
     R("systemd_oom", "host_oom", r"killed by the OOM killer|Failed with result 'oom-kill'|oom-kill event|"
       r"OOMKilled|Reason:\s*OOMKilled", SPECIFIC + 3),
@@ -1245,6 +1246,20 @@ def diagnose(log_text, live=None):
         }
 
     best = _choose(pool)
+    if best.strength < CONTEXT and best.kind in ("marker", "frame"):
+        # A WSL marker or a stray frame alone is no failure: a healthy log carries them too.
+        failed = any(f.kind in ("wrapper", "kill", "error") for f in findings) or any(
+            _EXCEPTION_RE.match(l.text) and not l.text.startswith("raise ") for l in considered)
+        if not failed:
+            started = facts["started"]
+            return {
+                "category": UNKNOWN,
+                "evidence": "",
+                "fix": ("No failure found in the log%s; %s was noted only as context."
+                        % (" (the server reported it had started)" if started else "", best.category)),
+                "confidence": 0.15,
+                "other_findings": _others(findings, None),
+            }
     # A real but unrecognised exception beats a bare wrapper: say so instead of blaming the wrapper.
     if best.category == "engine_core_generic" and best.rule not in ("ready_timeout",):
         unknown_exc = _unrecognised_exception([l for l in considered if l.idx >= attempt] or considered,
