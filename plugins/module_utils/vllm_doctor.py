@@ -73,7 +73,7 @@ _LEVELS = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|NOTICE|DEFAULT)"
 _PREFIX_RES = [
     # journald short / short-iso: "Aug 19 18:34:30 host vllm[8707]: "
     re.compile(r"^(?:[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T[\d:.]+(?:[+-]\d{2}:?\d{2}|Z)?)"
-               r"\s+\S+\s+[\w.@/-]+(?:\[\d+\])?:\s"),
+               r"\s+[^\s:]+\s+[\w.@/-]+(?:\[\d+\])?:\s"),
     # "[resource.labels.containerName: vllm] " after a GKE timestamp, or severity + ISO time
     re.compile(r"^" + _LEVELS + r"\s+(?=\[?\d{4}-\d{2}-\d{2}[T ])"),
     re.compile(r"^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|\s?[+-]\d{2}:?\d{2})?\]?\s*"),
@@ -88,6 +88,8 @@ _PREFIX_RES = [
     # dmesg
     re.compile(r"^\[\s*\d+\.\d+\]\s"),
     re.compile(r"^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d [\d:]{8} \d{4}\]\s"),
+    # markdown quote "> " (logs pasted into issues and chats)
+    re.compile(r"^>+\s"),
     # torch distributed "[rank0]: "
     re.compile(r"^\[rank\d+\]:\s?"),
     # Python logging "WARNING worker.py:2037 -- "
@@ -150,6 +152,7 @@ def clean_line(raw):
     text = strip_ansi(raw).rstrip()
     level = None
     for _ in range(10):
+        text = text.lstrip()
         before = text
         for regex in _PREFIX_RES:
             text = regex.sub("", text, count=1)
@@ -797,6 +800,11 @@ def _fix_gpu_oom(finding, facts, live, lines):
 def _fix_gpu_oom_text(finding, facts, live, lines):
     text = finding.line.text
     gmu = facts.get("gpu_memory_utilization")
+    if finding.rule == "live_gpu_full":
+        return ("The log shows no cause, but the GPU is nearly full now (%s MiB free) while vLLM is not running: "
+                "another process, or an orphaned vLLM worker, holds it. Find it with nvidia-smi and stop it, or "
+                "lower vllm_service_options.gpu_memory_utilization to share the GPU. Free now: %s MiB."
+                % tuple([", ".join(str(x) for x in live["gpu_free_mib"])] * 2))
     if finding.rule == "kv_tokens":
         seq, tokens = int(finding.match.group(1)), int(finding.match.group(2))
         return ("The KV cache holds only %d tokens but max_model_len is %d. Set %s (or raise "
@@ -1215,6 +1223,12 @@ def diagnose(log_text, live=None):
         pseudo = Line(-1, text, text, None)
         if "vllm" not in holder.lower() or not facts["started"]:
             findings.append(Finding("port_in_use", CONTEXT, pseudo, "live_port_holder", None, "context"))
+
+    free = [x for x in (live.get("gpu_free_mib") or []) if isinstance(x, int)]
+    if free and min(free) < 1024:
+        text = "GPU memory free now: %s MiB (another process holds the GPU)" % ", ".join(str(x) for x in free)
+        pseudo = Line(-1, text, text, None)
+        findings.append(Finding("gpu_oom", CONTEXT - 5, pseudo, "live_gpu_full", None, "context"))
 
     attempt = _attempt_start(lines)
     in_attempt = [f for f in findings if f.line.idx >= attempt or f.line.idx < 0]

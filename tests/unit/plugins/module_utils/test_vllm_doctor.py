@@ -344,6 +344,51 @@ torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.
     assert [o["category"] for o in result["other_findings"]] == ["wsl_specific"]
 
 
+def test_live_gpu_memory_shows_in_gpu_fixes_and_other_findings():
+    log = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization`.\n"
+    result = D.diagnose(log, live={"gpu_free_mib": [312]})
+    assert "312 MiB" in result["fix"]
+    generic = D.diagnose("RuntimeError: Engine core initialization failed. See root cause above. "
+                         "Failed core proc(s): {'EngineCore_0': 1}\n", live={"gpu_free_mib": [312]})
+    # Only the wrapper in the log, but the GPU is full while vLLM is down: someone else holds it.
+    assert generic["category"] == "gpu_oom"
+    assert generic["confidence"] < 0.5
+    assert "nvidia-smi" in generic["fix"]
+
+
+def test_healthy_wsl_log_is_not_a_failure():
+    log = ("WARNING 05-22 10:02:31 [interface.py:729] Using 'pin_memory=False' as WSL is detected.\n"
+           "INFO 05-22 10:02:40 [api_server.py:1] Starting vLLM API server 0 on http://0.0.0.0:8000\n"
+           "INFO:     Application startup complete.\n")
+    assert D.diagnose(log)["category"] == "unknown"
+
+
+WRAPS = {
+    "journald": lambda l: "Nov 30 02:15:01 gpu-box vllm[4242]: " + l,
+    "compose": lambda l: "vllm-server-1  | " + l,
+    "ansi": lambda l: "\x1b[0;36m" + l + "\x1b[0m",
+    "crlf": lambda l: l + "\r",
+    "buildkite": lambda l: "[2026-01-28T23:59:42Z] " + l,
+    "docker_timestamps": lambda l: "2024-02-08T08:40:56.016480879Z " + l,
+    "markdown_quote": lambda l: "> " + l,
+    "indent": lambda l: "    " + l,
+}
+
+
+@pytest.mark.parametrize("wrap", sorted(WRAPS))
+def test_category_survives_outer_wrappers(wrap):
+    """Every labelled log, re-wrapped the way journals, compose and issue pastes wrap lines."""
+    cases = [(FIXTURE_LOGS, name, cat) for name, cat in FIXTURE_CASES]
+    cases += [(CORPUS_LOGS, name, cat) for name, cat in CORPUS_CASES]
+    wrong = []
+    for directory, name, expected in cases:
+        lines = _read(directory, name).replace("\r\n", "\n").split("\n")
+        got = D.diagnose("\n".join(WRAPS[wrap](line) for line in lines))["category"]
+        if got != expected:
+            wrong.append((name, expected, got))
+    assert not wrong
+
+
 def test_categories_are_the_documented_twelve():
     assert len(D.CATEGORIES) == 12
     assert D.UNKNOWN == "unknown"
