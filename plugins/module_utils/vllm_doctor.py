@@ -350,7 +350,8 @@ RULES = [
     R("kill_signal", "host_oom", r"^Killed\s*$|\bKilled\s+(?:python|vllm)|exit(?:ed with)? code:? ?(?:137|-9)\b|"
       r"exitcode[=:]? ?-9\b|signal 9\b|\bSIGKILL\b|returned non-zero exit status -9|"
       r"terminated by signal SIGKILL|was sent SIGKILL|killed by signal: Killed|status=9/KILL|code=killed|"
-      r"died \(-9\)|died, exit code:? -9\b|exit status -9\b|\bsignal: killed\b", 30,
+      r"died \(-9\)|died, exit code:? -9\b|exit status -9\b|\bsignal: killed\b|"
+      r"Failed core proc\(s\): \{[^}]*: -9\}", 30,
       kind="kill"),
     R("systemd_oom", "host_oom", r"killed by the OOM killer|Failed with result 'oom-kill'|oom-kill event|"
       r"OOMKilled|Reason:\s*OOMKilled", SPECIFIC + 3),
@@ -494,7 +495,8 @@ RULES = [
       r"_wait_for_engine_startup|make_async_mp_client|build_async_engine_client(?:_from_engine_args)?|"
       r"run_engine_core|from_vllm_config|_init_engine|from_engine_args)\b", 2, kind="wrapper"),
     R("ready_timeout", "engine_core_generic", r"Timed out waiting for engine core processes to start|"
-      r"VLLM_ENGINE_READY_TIMEOUT_S|Engine core initialization timed out|start operation timed out", 35,
+      r"VLLM_ENGINE_READY_TIMEOUT_S|Engine core initialization timed out|start operation timed out|"
+      r"Timed out waiting for engines? to send initial message", 35,
       kind="wrapper"),
     R("systemd_failed", "engine_core_generic", r"Main process exited, code=exited, status=[1-9]|"
       r"Failed with result 'exit-code'", 6, kind="wrapper"),
@@ -957,10 +959,14 @@ def _fix_python(finding, facts, live, lines):
         cap = _version_tuple(bound.group(1).lstrip("<=!~"))
         if cap:
             want = "3.%d" % max(10, cap[1] - 1)
-    return ("%s is not supported by this vLLM release%s. Set vllm_python_version: \"%s\" (uv installs it), or "
-            "choose a vllm_install_version whose wheels support %s (3.13 from 0.11, 3.14 from 0.20)."
-            % ("Python %s" % version if version else "This Python",
-               " (%s)" % bound.group(0) if bound else "", want, version or "it"))
+    who = "Python %s" % version if version else "This Python"
+    why = " (%s)" % bound.group(0) if bound else ""
+    if vt and vt < (3, 10):
+        return ("%s is too old for current vLLM releases%s. Set vllm_python_version: \"%s\" (uv installs it next "
+                "to the system Python)." % (who, why, want))
+    return ("%s is not supported by this vLLM release or one of its dependencies%s. Set vllm_python_version: "
+            "\"%s\" (uv installs it), or a vllm_install_version whose wheels cover it (vLLM 0.12 supports "
+            "3.10-3.13; 3.14 needs 0.20 or newer)." % (who, why, want))
 
 
 def _fix_uvloop(finding, facts, live, lines):
@@ -1290,19 +1296,19 @@ def diagnose(log_text, live=None):
             }
 
     fix = _FIXERS[best.category](best, facts, live, considered)
-    result = {
+    return {
         "category": best.category,
         "evidence": _evidence(best.line),
         "fix": fix,
         "confidence": _confidence(best, findings),
         "other_findings": _others(findings, best),
     }
-    if best.line.idx >= 0:
-        result["line"] = best.line.idx + 1
-    return result
 
 
 _GENERIC_EXC_IGNORE = re.compile(r"^(?:RuntimeError: Engine|Exception: WorkerProc|KeyboardInterrupt|"
+                                 r"AttributeError: '\w*Communicator' object|Exception ignored|BrokenPipeError|"
+                                 r"ConnectionResetError|ConnectionRefusedError|zmq\.error\.|ProcessLookupError|"
+                                 r"queue\.Empty|ChildProcessError|SystemError: <built-in|OSError: \[Errno 9\]|"
                                  r"asyncio\.exceptions\.CancelledError|CancelledError|SystemExit|"
                                  r"\w*EngineDeadError|UserWarning|DeprecationWarning|FutureWarning|RuntimeWarning|"
                                  r"ResourceWarning)")

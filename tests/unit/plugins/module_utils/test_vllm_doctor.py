@@ -389,6 +389,27 @@ def test_category_survives_outer_wrappers(wrap):
     assert not wrong
 
 
+def test_sigkilled_core_proc_exit_code():
+    wrapper = ("RuntimeError: Engine core initialization failed. See root cause above. "
+               "Failed core proc(s): {'EngineCore_DP0': -9}\n")
+    assert D.diagnose(wrapper)["category"] == "engine_core_generic"
+    assert D.diagnose("Loading safetensors checkpoint shards:  10% Completed | 1/10\n" + wrapper)["category"] \
+        == "host_oom"
+
+
+def test_teardown_noise_does_not_hide_a_wrapper_only_log():
+    log = ("(RayWorkerVllm pid=1) AttributeError: 'NCCLCommunicator' object has no attribute 'comm'\n"
+           "RuntimeError: Engine process failed to start. See stack trace for the root cause.\n")
+    assert D.diagnose(log)["category"] == "engine_core_generic"
+
+
+def test_engine_ready_timeout_fix():
+    log = ("TimeoutError: Timed out waiting for engine core processes to start. This can happen when the engine "
+           "core startup takes longer than VLLM_ENGINE_READY_TIMEOUT_S (600s).\n")
+    result = _check(log, "engine_core_generic")
+    assert "VLLM_ENGINE_READY_TIMEOUT_S" in result["fix"]
+
+
 def test_categories_are_the_documented_twelve():
     assert len(D.CATEGORIES) == 12
     assert D.UNKNOWN == "unknown"
