@@ -711,7 +711,7 @@ def _raising_frame(lines, idx, limit=8):
 def _oom_support(findings, lines, live):
     if any(f.category == "host_oom" and f.kind == "error" and f.strength >= SPECIFIC for f in findings):
         return True
-    if live and _dmesg_names_vllm(live.get("dmesg") or ""):
+    if live and _dmesg_names_vllm(live.get("dmesg") or "")[0]:
         return True
     return False
 
@@ -721,12 +721,34 @@ _DMESG_OOM_RE = re.compile(r"Out of memory: Kill(?:ed)? process (\d+) \(([^)]*)\
 _VLLM_PROC_RE = re.compile(r"vllm|python|EngineCor|VLLM::|ray::|pt_main_thread|cicc|uvicorn|torch", re.I)
 
 
-def _dmesg_names_vllm(dmesg):
+_LOG_PID_RES = [re.compile(r"\bpid=(\d+)"), re.compile(r"Worker PID: (\d+)"), re.compile(r"\w\[(\d+)\]: "),
+                re.compile(r"Started server process \[(\d+)\]"), re.compile(r"\bpid (\d+)\b")]
+_DMESG_PID_RE = re.compile(r"Kill(?:ed)? process (\d+)|,pid=(\d+)")
+
+
+def log_pids(lines):
+    """Process ids the log names (vLLM prefixes, Ray, journald, uvicorn)."""
+    pids = set()
+    for line in lines:
+        for regex in _LOG_PID_RES:
+            pids.update(int(x) for x in regex.findall(line.raw))
+    return pids
+
+
+def _dmesg_names_vllm(dmesg, pids=None):
+    """The kernel OOM line that names a vLLM process: by pid from the log first, else by name."""
+    by_name = None
     for line in dmesg.splitlines():
-        match = _DMESG_OOM_RE.search(line)
-        if match and _VLLM_PROC_RE.search(line):
-            return line.strip()
-    return None
+        if not _DMESG_OOM_RE.search(line):
+            continue
+        if pids:
+            for match in _DMESG_PID_RE.finditer(line):
+                pid = match.group(1) or match.group(2)
+                if pid and int(pid) in pids:
+                    return line.strip(), True
+        if by_name is None and _VLLM_PROC_RE.search(line):
+            by_name = line.strip()
+    return (by_name, False) if by_name else (None, False)
 
 
 # --------------------------------------------------------------------------------------------
@@ -878,6 +900,8 @@ def _fix_gpu_oom_text(finding, facts, live, lines):
 def _fix_host_oom(finding, facts, live, lines):
     wsl = facts["wsl"]
     base = "The host ran out of RAM while vLLM started (the kernel or Ray killed it)."
+    if finding.rule == "live_oom_killer":
+        base = "The kernel's OOM killer killed vLLM (%s)." % finding.line.text[:160]
     if finding.rule == "bus_error":
         base = "Shared memory (/dev/shm) or host RAM ran out (Bus error)."
     if wsl:
@@ -1216,10 +1240,11 @@ def diagnose(log_text, live=None):
     findings = _adjust(_match_rules(considered), considered, facts, live)
 
     # Live facts the log cannot show.
-    oom_line = _dmesg_names_vllm(live.get("dmesg") or "")
+    oom_line, same_pid = _dmesg_names_vllm(live.get("dmesg") or "", log_pids(lines))
     if oom_line:
         pseudo = Line(-1, oom_line, oom_line, None)
-        findings.append(Finding("host_oom", SPECIFIC + 5, pseudo, "live_oom_killer", None, "error"))
+        findings.append(Finding("host_oom", CERTAIN + 2 if same_pid else SPECIFIC + 5, pseudo,
+                                "live_oom_killer", None, "error"))
     port = facts.get("port")
     holders = live.get("port_holders") or {}
     if port is not None and (holders.get(port) or holders.get(str(port))) and not any(

@@ -249,6 +249,17 @@ def test_live_oom_killer_sharpens_an_empty_failed_core_list():
     assert D.diagnose(log, live=live)["category"] == "host_oom"
 
 
+def test_oom_killer_naming_the_logged_pid_is_near_certain():
+    log = ("(EngineCore_DP0 pid=223840) INFO 10-25 13:08:01 [gpu_model_runner.py:1] Starting to load model x\n"
+           "(APIServer pid=223598) RuntimeError: Engine core initialization failed. See root cause above. "
+           "Failed core proc(s): {}\n")
+    live = {"dmesg": "[9.1] Out of memory: Killed process 223840 (VLLM::EngineCor) total-vm:1kB\n"}
+    result = D.diagnose(log, live=live)
+    assert result["category"] == "host_oom"
+    assert result["confidence"] >= 0.95
+    assert "223840" in result["fix"]
+
+
 def test_unrelated_oom_kill_in_dmesg_does_not_blame_vllm():
     log = "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
     live = {"dmesg": "Out of memory: Killed process 999 (firefox) total-vm:1kB"}
