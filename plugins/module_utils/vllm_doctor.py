@@ -325,7 +325,8 @@ RULES = [
       r"desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)", CERTAIN),
     R("free_lt_util_short", "gpu_oom", r"is less than desired GPU memory utilization", CERTAIN),
     R("no_cache_blocks", "gpu_oom", r"No available memory for the cache blocks", CERTAIN),
-    R("insufficient_kv", "gpu_oom", r"(?:Insufficient|not enough) (?:GPU )?memory (?:for|to allocate) (?:the )?KV cache|"
+    R("insufficient_kv", "gpu_oom",
+      r"(?:Insufficient|not enough) (?:GPU )?memory (?:for|to allocate) (?:the )?KV cache|"
       r"estimated maximum model length is (\d+)", SPECIFIC),
     R("neg_kv", "gpu_oom", r"Available KV cache memory: -\d", SPECIFIC),
     R("profiling_changed", "gpu_oom", r"Error in memory profiling|other processes sharing the same container release "
@@ -372,8 +373,10 @@ RULES = [
     R("no_kernel_image", "cuda_driver_mismatch", r"no kernel image is available for execution on the device|"
       r"sm_\d+ is not compatible with the current PyTorch installation", SPECIFIC),
     R("cudart_missing", "cuda_driver_mismatch", r"libcudart\.so\.(\d+)[\d.]*: cannot open shared object file|"
-      r"libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file|libnvrtc\.so\.(\d+)[\d.]*: cannot open", SPECIFIC),
-    R("undefined_symbol", "cuda_driver_mismatch", r"vllm/_C\S*\.so: undefined symbol|_C\.abi3\.so: undefined symbol", LIKELY),
+      r"libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file|libnvrtc\.so\.(\d+)[\d.]*: cannot open",
+      SPECIFIC),
+    R("undefined_symbol", "cuda_driver_mismatch", r"vllm/_C\S*\.so: undefined symbol|_C\.abi3\.so: undefined symbol",
+      LIKELY),
     R("no_driver", "cuda_driver_mismatch", r"Found no NVIDIA driver on your system|NVIDIA-SMI has failed because it "
       r"couldn't communicate with the NVIDIA driver|libcuda\.so(?:\.1)?: cannot open shared object file|"
       r"libcuda\.so cannot found|No CUDA GPUs are available|CUDA driver initialization failed|"
@@ -454,7 +457,8 @@ RULES = [
     R("mm_placeholders", "multimodal_processor", r"Attempted to assign .* multimodal tokens to \d+ placeholders|"
       r"multi-?modal (?:item|input)s? .*exceed|limit_mm_per_prompt|Expected there to be \d+ prompt updates", SPECIFIC),
     R("mm_processor_arg", "multimodal_processor", r"Received a \w*(?:Image|Video|Audio)?Processor\w* for argument "
-      r"\w*processor|Received a \w+ for argument \w+, but a .{1,120} was expected|got multiple values for argument '\w*(?:image|video|audio)_processor'|"
+      r"\w*processor|Received a \w+ for argument \w+, but a .{1,120} was expected|"
+      r"got multiple values for argument '\w*(?:image|video|audio)_processor'|"
       r"Unrecognized (?:image|video) processor|image_processor_type", SPECIFIC),
     R("torchcodec", "multimodal_processor", r"torchcodec|libtorchcodec|Could not load libtorchcodec|"
       r"FFmpeg (?:is )?not (?:found|installed)|decord|No module named 'av'\b|qwen_vl_utils", LIKELY),
@@ -506,7 +510,8 @@ del R
 _CODE_LINE_RE = re.compile(r"^(?:raise |return |assert |if |elif |except |f?[\"'])|^[\w.]+\s*=\s*")
 _EXCEPTION_RE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))\b:?\s*(.*)$")
 _FRAME_RE = re.compile(r'^(?:File "[^"]+", line \d+|File [^\s,]+:\d+, in |-> \d+ |\d+ )')
-_MEMORY_PHASE_RE = re.compile(r"Loading (?:safetensors|pt) checkpoint shards|Loading model weights|Loading weights took|"
+_MEMORY_PHASE_RE = re.compile(r"Loading (?:safetensors|pt) checkpoint shards|Loading model weights|"
+                              r"Loading weights took|"
                               r"CPU blocks|Starting to load model|safetensors_weights_iterator|load_model|"
                               r"Memory profiling|swap_space|cpu_offload|torch\.compile|Compiling|Capturing CUDA graph|"
                               r"tensor_parallel_size=[2-9]|Initializing an? .*LLM engine|weight_utils", re.I)
@@ -567,9 +572,6 @@ def _exception_after(lines, start, limit=60):
 
 def _adjust(findings, lines, facts, live):
     """Context-dependent promotions and demotions. Returns the adjusted list."""
-    by_cat = {}
-    for finding in findings:
-        by_cat.setdefault(finding.category, []).append(finding)
     specific_idx = set(f.line.idx for f in findings if f.kind == "error" and f.strength >= LIKELY)
     out = []
     for finding in findings:
@@ -618,7 +620,8 @@ def _adjust(findings, lines, facts, live):
             last_frame = None
     if last_frame is not None:
         tail = " ".join(l.text for l in lines[last_frame.idx:last_frame.idx + 3])
-        for regex, category, name in _FRAME_HINTS[1:] + _CUT_FRAME_HINTS:  # uvloop frames wrap everything
+        hints = [h for h in _FRAME_HINTS if h[1] != "uvloop_event_loop"]  # uvloop frames wrap everything
+        for regex, category, name in hints + _CUT_FRAME_HINTS:
             if regex.search(last_frame.text) or (category == "port_in_use" and regex.search(tail)):
                 out.append(Finding(category, CONTEXT, last_frame, name + "_cut", None, "frame"))
                 break
@@ -631,7 +634,8 @@ def _adjust(findings, lines, facts, live):
                          r"'type' and|TypeError: 'ABCMeta' object is not subscriptable|SyntaxError: invalid syntax|"
                          r"cannot import name '\w+' from 'typing'", line.text):
                 if py < (3, 10):
-                    out.append(Finding("python_version_unsupported", SPECIFIC, line, "old_python_typing", None, "error"))
+                    out.append(Finding("python_version_unsupported", SPECIFIC, line, "old_python_typing", None,
+                                       "error"))
                     break
         vllm_v = _version_tuple(facts.get("vllm_version"))
         if py >= (3, 14) and vllm_v and vllm_v < (0, 20):
@@ -679,14 +683,14 @@ _EXC_WRAPPER_RE = re.compile(r"Engine core initialization failed|WorkerProc init
 
 
 _FRAME_PATH_RE = re.compile(r'^File "([^"]+)", line \d+, in \S+|^File (\S+?):\d+, in \S+')
-_SKIP_BETWEEN_RE = re.compile(r"^(?:[~^\s]+|\.\.\.<\d+ lines>\.\.\.|\.\.\.)$")
 _FRAME_HINTS = [
     (re.compile(r"uvloop[/\\.]"), "uvloop_event_loop", "uvloop_raise_frame"),
     (re.compile(r"vllm[/\\]multimodal[/\\]|transformers[/\\](?:processing_utils|image_processing|"
                 r"video_processing|feature_extraction|models[/\\][^/\\]+[/\\](?:processing|image_processing|"
                 r"video_processing))"), "multimodal_processor", "mm_raise_frame"),
     (re.compile(r"transformers[/\\]dynamic_module_utils\.py"), "trust_remote_code", "remote_raise_frame"),
-    (re.compile(r"safetensors[/\\]|weight_utils\.py|model_loader[/\\]|huggingface_hub[/\\]"), "model_files", "model_raise_frame"),
+    (re.compile(r"safetensors[/\\]|weight_utils\.py|model_loader[/\\]|huggingface_hub[/\\]"), "model_files",
+     "model_raise_frame"),
     (re.compile(r"torch[/\\]cuda[/\\]__init__\.py"), "cuda_driver_mismatch", "cuda_raise_frame"),
 ]
 
