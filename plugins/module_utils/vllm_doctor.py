@@ -455,13 +455,15 @@ RULES = [
     R("mm_budget", "multimodal_processor", r"Chunked MM input disabled but max_tokens_per_mm_item \((\d+)\) is larger "
       r"than max_num_batched_tokens \((\d+)\)|max_tokens_per_mm_item \((\d+)\)", CERTAIN),
     R("mm_placeholders", "multimodal_processor", r"Attempted to assign .* multimodal tokens to \d+ placeholders|"
-      r"multi-?modal (?:item|input)s? .*exceed|limit_mm_per_prompt|Expected there to be \d+ prompt updates", SPECIFIC),
+      r"multi-?modal (?:item|input)s? .*exceed|(?:You set|At most \d+).{0,80}limit[-_]mm[-_]per[-_]prompt|"
+      r"limit[-_]mm[-_]per[-_]prompt.{0,80}but found|Expected there to be \d+ prompt updates", SPECIFIC),
     R("mm_processor_arg", "multimodal_processor", r"Received a \w*(?:Image|Video|Audio)?Processor\w* for argument "
       r"\w*processor|Received a \w+ for argument \w+, but a .{1,120} was expected|"
       r"got multiple values for argument '\w*(?:image|video|audio)_processor'|"
-      r"Unrecognized (?:image|video) processor|image_processor_type", SPECIFIC),
-    R("torchcodec", "multimodal_processor", r"torchcodec|libtorchcodec|Could not load libtorchcodec|"
-      r"FFmpeg (?:is )?not (?:found|installed)|decord|No module named 'av'\b|qwen_vl_utils", LIKELY),
+      r"Unrecognized (?:image|video) processor", SPECIFIC),
+    R("torchcodec", "multimodal_processor", r"No module named '(?:decord|av|torchcodec|qwen_vl_utils)'|"
+      r"Could not load (?:lib)?torchcodec|torchcodec\S*.{0,60}(?:Error|failed|not found|cannot open)|"
+      r"FFmpeg (?:is )?not (?:found|installed)|lib(?:avutil|avcodec|avformat)\S*: cannot open", LIKELY),
     R("mm_frame", "multimodal_processor", r"vllm/multimodal/(?:profiling|processing)\.py|dummy_data_for_profiling|"
       r"_get_dummy_mm_inputs|get_dummy_processor_inputs|_call_hf_processor|call_hf_processor|"
       r"get_dummy_mm_data|_get_mm_max_tokens|profile_run.*(?:mm|multimodal)|Starting profile run for multi-modal",
@@ -499,7 +501,7 @@ RULES = [
       r"_wait_for_engine_startup|make_async_mp_client|build_async_engine_client(?:_from_engine_args)?|"
       r"run_engine_core|from_vllm_config|_init_engine|from_engine_args)\b", 2, kind="wrapper"),
     R("ready_timeout", "engine_core_generic", r"Timed out waiting for engine core processes to start|"
-      r"VLLM_ENGINE_READY_TIMEOUT_S|Engine core initialization timed out|start operation timed out|"
+      r"longer than VLLM_ENGINE_READY_TIMEOUT_S|Engine core initialization timed out|start operation timed out|"
       r"Timed out waiting for engines? to send initial message", 35,
       kind="wrapper"),
     R("systemd_failed", "engine_core_generic", r"Main process exited, code=exited, status=[1-9]|"

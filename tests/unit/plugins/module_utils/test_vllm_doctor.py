@@ -421,6 +421,39 @@ def test_engine_ready_timeout_fix():
     assert "VLLM_ENGINE_READY_TIMEOUT_S" in result["fix"]
 
 
+HEALTHY = """INFO 08-19 13:12:30 [__init__.py:241] Automatically detected platform cuda.
+(APIServer pid=11) INFO 08-19 13:12:33 [api_server.py:1805] vLLM API server version 0.10.1
+(APIServer pid=11) INFO 08-19 13:12:33 [utils.py:326] non-default args: {'model': 'Qwen/Qwen2.5-VL-7B-Instruct', \
+'trust_remote_code': True, 'max_model_len': 32768, 'tensor_parallel_size': 2, 'limit_mm_per_prompt': {'video': 0}, \
+'gpu_memory_utilization': 0.9, 'load_format': 'safetensors', 'port': 8000}
+(APIServer pid=11) INFO 08-19 13:12:39 [__init__.py:1750] Using max model len 32768
+(EngineCore_0 pid=12) INFO 08-19 13:12:47 [core.py:74] Initializing a V1 LLM engine (v0.10.1) with config: \
+model='Qwen/Qwen2.5-VL-7B-Instruct', trust_remote_code=True, dtype=torch.bfloat16, max_seq_len=32768, \
+tensor_parallel_size=2, load_format=LoadFormat.SAFETENSORS, enforce_eager=False
+(EngineCore_0 pid=12) INFO 08-19 13:12:50 [gpu_model_runner.py:1] Capturing cudagraphs for decoding. If \
+out-of-memory error occurs during cudagraph capture, consider decreasing `gpu_memory_utilization` or switching to \
+eager mode. You can also reduce the `max_num_seqs` as needed to decrease memory usage.
+(EngineCore_0 pid=12) INFO 08-19 13:12:55 [gpu_worker.py:276] Available KV cache memory: 13.69 GiB
+(EngineCore_0 pid=12) INFO 08-19 13:12:55 [kv_cache_utils.py:1] GPU KV cache size: 188,640 tokens
+(APIServer pid=11) INFO 08-19 13:13:01 [api_server.py:1] Starting vLLM API server 0 on http://0.0.0.0:8000
+(APIServer pid=11) INFO:     Started server process [11]
+(APIServer pid=11) INFO:     Application startup complete.
+"""
+
+
+def test_healthy_start_log_with_config_echoes_is_unknown():
+    result = D.diagnose(HEALTHY)
+    assert result["category"] == "unknown", result
+
+
+def test_config_echoes_do_not_outrank_the_wrapper():
+    log = HEALTHY.split("(APIServer pid=11) INFO 08-19 13:13:01")[0] + (
+        "decord                     0.6.0\nVLLM_ENGINE_READY_TIMEOUT_S=1200\n"
+        "RuntimeError: Engine core initialization failed. See root cause above. "
+        "Failed core proc(s): {'EngineCore_DP0': 1}\n")
+    assert D.diagnose(log)["category"] == "engine_core_generic"
+
+
 def test_categories_are_the_documented_twelve():
     assert len(D.CATEGORIES) == 12
     assert D.UNKNOWN == "unknown"
