@@ -177,9 +177,15 @@ def split_lines(log_text):
     return re.split(r"\r\n|\n|\r", log_text or "")
 
 
-def parse(log_text):
+MAX_LINES = 20000  # a failed start is at the end; older lines only cost time
+
+
+def parse(log_text, max_lines=MAX_LINES):
     lines = []
-    for idx, raw in enumerate(split_lines(log_text)):
+    raws = split_lines(log_text)
+    if max_lines and len(raws) > max_lines:
+        raws = raws[-max_lines:]
+    for idx, raw in enumerate(raws):
         text, level = clean_line(raw)
         lines.append(Line(idx, strip_ansi(raw).rstrip(), text, level))
     return lines
@@ -246,24 +252,19 @@ _START_MARK_RE = re.compile(r"vLLM API server version|Initializing an? (?:V\d )?
                             r"^\$ vllm serve|^vllm serve |python3? -m vllm\.entrypoints")
 
 
-def _first(regexes, text, conv=None):
+def _last(regexes, joined, conv=None):
+    """Value of the match that comes last in the text, over all ``regexes``."""
+    best = None
     for regex in regexes:
-        match = regex.search(text)
-        if match:
-            value = match.group(1)
-            try:
-                return conv(value) if conv else value
-            except ValueError:
-                continue
-    return None
-
-
-def _last(regexes, lines, conv=None):
-    for line in reversed(lines):
-        value = _first(regexes, line.raw, conv)
-        if value is not None:
-            return value
-    return None
+        for match in regex.finditer(joined):
+            if best is None or match.start() > best.start():
+                best = match
+    if best is None:
+        return None
+    try:
+        return conv(best.group(1)) if conv else best.group(1)
+    except ValueError:
+        return None
 
 
 def gather_facts(lines):
@@ -272,12 +273,12 @@ def gather_facts(lines):
         "wsl": bool(_WSL_RE.search(joined)),
         "windows": bool(_WINDOWS_RE.search(joined)),
         "python": None,
-        "vllm_version": _last(_VLLM_VERSION_RES, lines),
-        "port": _last(_PORT_RES, lines, int),
-        "tp": _last(_TP_RES, lines, int),
-        "model": _last(_MODEL_RES, lines),
-        "gpu_memory_utilization": _last(_GMU_RES, lines, float),
-        "max_model_len": _last(_MAXLEN_RES, lines, int),
+        "vllm_version": _last(_VLLM_VERSION_RES, joined),
+        "port": _last(_PORT_RES, joined, int),
+        "tp": _last(_TP_RES, joined, int),
+        "model": _last(_MODEL_RES, joined),
+        "gpu_memory_utilization": _last(_GMU_RES, joined, float),
+        "max_model_len": _last(_MAXLEN_RES, joined, int),
         "started": False,
     }
     for regex in _PY_VERSION_RES:
@@ -542,16 +543,34 @@ class Finding(object):
         return "Finding(%s,%s,%s,%r)" % (self.category, self.strength, self.rule, self.line.text[:80])
 
 
+# INFO/DEBUG lines are most of a long log; only these words make one worth matching.
+_INFO_WORTH_RE = re.compile(r"kv cache memory: -|gpu blocks: 0|kv cache size: 0|/mnt/[a-z]/|wsl|multi-?modal|"
+                            r"error|fail|kill|oom|timed out|exceed|\bin (?:launch_core|wait_for|make_async|build_async|"
+                            r"run_engine|from_vllm|_init_engine|from_engine)", re.I)
+
+
+def _rule_matches(text, cache):
+    hits = cache.get(text)
+    if hits is None:
+        hits = []
+        for rule in RULES:
+            match = rule.regex.search(text)
+            if match:
+                hits.append((rule, match))
+        cache[text] = hits
+    return hits
+
+
 def _match_rules(lines):
     findings = []
+    cache = {}
     for line in lines:
         text = line.text
         if not text:
             continue
-        for rule in RULES:
-            match = rule.regex.search(text)
-            if not match:
-                continue
+        if line.level in ("INFO", "DEBUG") and not _INFO_WORTH_RE.search(text):
+            continue
+        for rule, match in _rule_matches(text, cache):
             strength = rule.strength
             # A warning that only mentions a problem is weaker than an error raising it, and the
             # source line of a traceback ("raise ValueError(...)") weaker than the exception line.

@@ -454,6 +454,13 @@ def test_config_echoes_do_not_outrank_the_wrapper():
     assert D.diagnose(log)["category"] == "engine_core_generic"
 
 
+def test_long_log_is_bounded_and_keeps_the_cause_at_the_end():
+    filler = "".join("(EngineCore_DP0 pid=1) INFO 01-01 00:00:00 [loggers.py:1] Avg generation throughput: %d.0 "
+                     "tokens/s\n" % i for i in range(D.MAX_LINES + 5000))
+    log = filler + "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization`.\n"
+    assert D.diagnose(log)["category"] == "gpu_oom"
+
+
 def test_categories_are_the_documented_twelve():
     assert len(D.CATEGORIES) == 12
     assert D.UNKNOWN == "unknown"
