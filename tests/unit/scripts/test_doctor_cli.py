@@ -66,3 +66,14 @@ def test_library_found_through_env(tmp_path):
                           env=dict(os.environ, VLLM_DOCTOR_LIB=os.path.join(ROOT, "plugins", "module_utils")))
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["category"] == "wsl_specific"
+
+
+def test_no_log_anywhere_is_a_usage_error():
+    with open("/proc/1/comm") as handle:
+        systemd = handle.read().strip() == "systemd"
+    if systemd or os.path.exists("/var/log/vllm/vllm.log"):
+        import pytest
+        pytest.skip("this host has a journal or a launcher log to read")
+    proc = run("--json")
+    assert proc.returncode == 2
+    assert "/var/log/vllm/vllm.log" in proc.stderr
