@@ -18,12 +18,18 @@ How a diagnosis is made
    frame, a WSL marker, a bare ``Killed``) is weaker; the wrappers (``Engine core initialization
    failed``, ``EngineDeadError``, ``WorkerProc initialization failed``) are weakest. The strongest
    finding wins, the earliest one on a tie, because later errors are usually consequences.
-3. A bare kill (``Killed``, SIGKILL, exit code -9/137, empty ``Failed core proc(s): {}``) counts
+3. An exception no rule knows is placed by the frame that raised it (uvloop, the multimodal
+   processor, the weight loader, torch.cuda init); a traceback cut before its exception line
+   counts weakly by where it stopped. A real but unknown exception behind a wrapper gives
+   ``unknown`` with that exception as evidence rather than blaming the wrapper.
+4. A bare kill (``Killed``, SIGKILL, exit code -9/137, ``Failed core proc(s): {...: -9}``) counts
    as host OOM only with support: an OOM word, a memory-heavy phase right before it, or the
-   kernel's OOM-killer line in ``live['dmesg']``. Otherwise it stays engine_core_generic.
-4. Errors printed after an external stop (SIGTERM, Ctrl-C, uvicorn's ``Shutting down``) are
-   shutdown noise and are ignored; a journal holding several start attempts is judged on the
-   last attempt that shows a cause.
+   kernel's OOM-killer line in ``live['dmesg']`` (naming a pid from the log: near certain).
+   Otherwise it stays engine_core_generic, and the fix says how to check for the OOM killer.
+   Errors printed after an external stop (SIGTERM, Ctrl-C, uvicorn's ``Shutting down``,
+   systemd ``Stopping``) are shutdown noise and are ignored; a journal holding several start
+   attempts is judged on the last attempt that shows a cause. Only the last MAX_LINES lines
+   are read.
 5. The fix names this project's variables (``vllm_service_options``, ``vllm_service_env``,
    ``vllm_service_port``, ``vllm_python_version``, ``vllm_install_*``, ``vllm_model_source``,
    ``vllm_wsl_memory``/``vllm_wsl_swap``) with numbers taken from the log where it gives them.
@@ -1346,11 +1352,15 @@ def diagnose(log_text, live=None):
             }
 
     fix = _FIXERS[best.category](best, facts, live, considered)
+    confidence = _confidence(best, findings)
+    if 0 <= best.line.idx < attempt:
+        fix = "(Seen in an earlier start attempt; the last attempt shows no cause of its own.) " + fix
+        confidence = round(max(0.05, confidence - 0.15), 2)
     return {
         "category": best.category,
         "evidence": _evidence(best.line),
         "fix": fix,
-        "confidence": _confidence(best, findings),
+        "confidence": confidence,
         "other_findings": _others(findings, best),
     }
 

@@ -297,6 +297,17 @@ address already in use
     _check(log, "port_in_use")
 
 
+def test_cause_from_an_earlier_attempt_is_flagged():
+    log = """INFO 01-01 10:00:00 [api_server.py:1] vLLM API server version 0.11.0
+ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3).
+INFO 01-01 10:05:00 [api_server.py:1] vLLM API server version 0.11.0
+RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {'EngineCore_DP0': 1}
+"""
+    result = _check(log, "tensor_parallel_config")
+    assert result["fix"].startswith("(Seen in an earlier start attempt")
+    assert result["confidence"] <= 0.85
+
+
 def test_warning_mentions_are_weaker_than_errors():
     log = """WARNING 10-10 10:22:58 _custom_ops.py:18] Failed to import from vllm._C with ImportError('libcuda.so.1: \
 cannot open shared object file: No such file or directory')
