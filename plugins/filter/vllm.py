@@ -15,12 +15,14 @@ description:
   - C(vllm_plan) picks Python, backend, torch and vLLM for a host from the compatibility table.
   - C(vllm_model_facts), C(vllm_service_options), C(vllm_service_env) compute the server's options.
   - C(vllm_cli_yaml) and C(vllm_env_file) render them for vLLM's --config and EnvironmentFile=.
+  - C(vllm_lock_drift) compares a venv's C(uv pip freeze) with the release's lock file.
 """
 
 _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
 if _UTILS not in sys.path:
     sys.path.insert(0, _UTILS)
 
+import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_validate  # noqa: E402  pylint: disable=wrong-import-position
@@ -48,6 +50,7 @@ def vllm_plan_for(host, table, pins):
     except vllm_plan.PlanError as err:
         return {"error": str(err), "way_out": getattr(err, "way_out", None)}
     plan["error"] = None
+    plan["way_out"] = None
     return plan
 
 
@@ -74,4 +77,6 @@ class FilterModule(object):
             "vllm_service_env": vllm_service_env,
             "vllm_cli_yaml": vllm_options.to_cli_yaml,
             "vllm_env_file": vllm_options.to_env_file,
+            "vllm_lock_drift": vllm_lock.drift,
+            "vllm_option_lines": vllm_options.option_lines,
         }

@@ -162,3 +162,24 @@ def python_version_of(text):
     """'Python 3.11.2' -> '3.11'."""
     match = re.search(r"(\d+)\.(\d+)", text or "")
     return "%s.%s" % (match.group(1), match.group(2)) if match else None
+
+
+# Printed by a candidate interpreter: "X.Y <sys.executable>" (a pyenv shim resolves to the real one).
+PY_PROBE = "import sys; print('%d.%d' % sys.version_info[:2], sys.executable)"
+
+
+def world_accessible(path):
+    """True when any user can execute ``path``: o+x on the file and on every directory above it."""
+    path = os.path.realpath(path)
+    try:
+        if not os.stat(path).st_mode & 0o001:
+            return False
+        parent = os.path.dirname(path)
+        while True:
+            if not os.stat(parent).st_mode & 0o001:
+                return False
+            if parent == os.path.dirname(parent):
+                return True
+            parent = os.path.dirname(parent)
+    except OSError:
+        return False

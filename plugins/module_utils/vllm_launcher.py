@@ -149,8 +149,12 @@ def start(config, out=sys.stdout):
                 os.closerange(3, 65536)
                 os.chdir(config["workdir"])
                 os.umask(0o027)
-                _drop_privileges(config.get("user"))
-                os.execve(config["argv"][0], config["argv"], env)
+                try:
+                    _drop_privileges(config.get("user"))
+                    os.execve(config["argv"][0], config["argv"], env)
+                except OSError as err:
+                    os.write(2, ("vllm-launcher: cannot start %s as %s: %s\n" % (
+                        config["argv"][0], config.get("user") or "root", err)).encode())
             with open(config["pidfile"], "w") as handle:
                 handle.write("%d\n" % server)
             os.write(write_fd, ("%d" % server).encode())

@@ -162,3 +162,11 @@ def service_env(backend, host, user_env=None):
         env[key] = "" if value is None else str(value)
         reasons[key] = "set in vllm_service_env"
     return env, reasons
+
+
+def option_lines(options, reasons=None):
+    """One readable line per option, with the reason it has its value: '  port: 8000  (why)'."""
+    reasons = reasons or {}
+    return ["  %s: %s  (%s)" % (key.replace("_", "-"), json.dumps(options[key], sort_keys=True),
+                                reasons.get(key, "set"))
+            for key in sorted(options)]

@@ -57,6 +57,7 @@ import platform
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.vllm_host import (
+    PY_PROBE,
     detect_init,
     detect_wsl,
     find_nvidia_smi,
@@ -64,6 +65,7 @@ from ansible.module_utils.vllm_host import (
     parse_os_release,
     python_version_of,
     space_for,
+    world_accessible,
 )
 from ansible.module_utils.vllm_gpu import (
     QUERY_ARGS,
@@ -104,21 +106,31 @@ def gather_gpu(module, nvidia_smi):
 
 
 def gather_python(module, candidates):
+    """Interpreters by version. One every user can run (the service user must reach it through
+    the venv's symlink) wins over one under a private home such as /root/.pyenv."""
     found = {}
+    dirs = os.environ.get("PATH", "").split(os.pathsep) + ["/usr/local/bin", "/usr/bin"]
     for name in candidates:
-        path = module.get_bin_path(name)
-        if not path:
-            continue
-        real = os.path.realpath(path)
-        rc, out, err = module.run_command([path, "--version"])
-        version = python_version_of(out or err) if rc == 0 else None
-        if version and version not in found:
-            found[version] = real
+        for directory in dirs:
+            path = os.path.join(directory, name)
+            if not directory or not os.access(path, os.X_OK):
+                continue
+            real = os.path.realpath(path)
+            rc, out, err = module.run_command([path, "-c", PY_PROBE])
+            if rc != 0:
+                continue
+            version, prefix = (out.strip().split(None, 1) + [""])[:2]
+            exe = real if "/shims/" not in path else os.path.realpath(prefix)
+            shared = world_accessible(exe)
+            old = found.get(version)
+            if old is None or (shared and not old["shared"]):
+                found[version] = {"path": exe, "shared": shared}
     rc, out, err = module.run_command(["python3", "--version"]) if module.get_bin_path("python3") \
         else (1, "", "")
     return {
         "system": python_version_of(out or err) if rc == 0 else None,
-        "available": dict(sorted(found.items())),
+        "available": dict((v, found[v]["path"]) for v in sorted(found)),
+        "private": sorted(v for v in found if not found[v]["shared"]),
     }
 
 

@@ -80,3 +80,8 @@ def test_service_env_offline_and_user_wins():
     assert env["VLLM_NO_USAGE_STATS"] == "1"
     assert env["HF_HUB_OFFLINE"] == "0" and env["X"] == "1"
     assert reasons["X"] == "set in vllm_service_env"
+
+
+def test_option_lines_are_sorted_and_explained():
+    lines = o.option_lines({"port": 8000, "host": "127.0.0.1"}, {"host": "loopback only"})
+    assert lines == ['  host: "127.0.0.1"  (loopback only)', "  port: 8000  (set)"]
