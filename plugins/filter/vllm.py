@@ -62,8 +62,8 @@ def vllm_service_options(model_config, backend, host, served_name, bind_host, po
     return {"options": options, "reasons": reasons, "model": facts}
 
 
-def vllm_service_env(backend, host, user_env=None):
-    env, reasons = vllm_options.service_env(backend, host, user_env)
+def vllm_service_env(backend, host, user_env=None, state_dir=None):
+    env, reasons = vllm_options.service_env(backend, host, user_env, state_dir)
     return {"env": env, "reasons": reasons}
 
 
@@ -71,6 +71,7 @@ class FilterModule(object):
     def filters(self):
         return {
             "vllm_input_errors": vllm_input_errors,
+            "vllm_host_problems": vllm_validate.host_problems,
             "vllm_plan": vllm_plan_for,
             "vllm_model_facts": vllm_options.model_facts,
             "vllm_service_options": vllm_service_options,

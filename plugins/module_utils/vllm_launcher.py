@@ -22,6 +22,14 @@ __metaclass__ = type
 
 DEFAULT_CONFIG = "/etc/vllm/launcher.json"
 EXIT_NOT_RUNNING = 3  # LSB: program is not running
+# Written to the log before each start, so readers can take the last attempt alone.
+START_MARKER = "==== vllm-launcher: starting"
+
+
+def last_attempt(log_text):
+    """The part of a launcher log from the last start marker on (all of it when none)."""
+    index = log_text.rfind(START_MARKER)
+    return log_text[index:] if index >= 0 else log_text
 
 
 def parse_env_file(text):
@@ -147,6 +155,8 @@ def start(config, out=sys.stdout):
                 os.dup2(log_fd, 1)
                 os.dup2(log_fd, 2)
                 os.closerange(3, 65536)
+                os.write(2, (START_MARKER + " pid %d at %s\n" % (
+                    os.getpid(), time.strftime("%Y-%m-%dT%H:%M:%S%z"))).encode())
                 os.chdir(config["workdir"])
                 os.umask(0o027)
                 try:

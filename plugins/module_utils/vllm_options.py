@@ -151,10 +151,16 @@ def to_env_file(env):
     return "".join("%s=%s\n" % (key, _env_quote(env[key])) for key in sorted(env))
 
 
-def service_env(backend, host, user_env=None):
-    """The server's environment: offline and quiet, plus the user's variables (which win)."""
+def service_env(backend, host, user_env=None, state_dir=None):
+    """The server's environment: offline and quiet, caches in the service's state directory,
+    plus the user's variables (which win)."""
     env = dict(BASE_ENV)
     reasons = {key: "offline start, no telemetry" for key in env}
+    if state_dir:
+        for key, sub in (("VLLM_CACHE_ROOT", "cache/vllm"), ("XDG_CACHE_HOME", "cache"),
+                         ("XDG_CONFIG_HOME", "config"), ("TMPDIR", "tmp")):
+            env[key] = "%s/%s" % (state_dir.rstrip("/"), sub)
+            reasons[key] = "vLLM and torch write here, not under a shared /tmp or a missing home"
     if backend == "cpu":
         env["VLLM_CPU_OMP_THREADS_BIND"] = "auto"
         reasons["VLLM_CPU_OMP_THREADS_BIND"] = "pin OpenMP threads to the CPUs (vLLM's default)"

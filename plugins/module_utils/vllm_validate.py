@@ -134,3 +134,24 @@ def validate_inputs(values, model_source_exists=None):
         errors.extend(check_model_source("vllm_model_source", values["vllm_model_source"],
                                          model_source_exists))
     return errors
+
+
+# vLLM's engine passes tensors between processes through /dev/shm (~160 MiB for the smallest
+# CPU server; containers get 64 MiB by default).
+SHM_MIN_MIB = 256
+
+
+def host_problems(host):
+    """Problems with the host itself that would make any start fail, as sentences with the fix."""
+    problems = []
+    shm = (host.get("space") or {}).get("shm")
+    if shm and shm.get("free_mib") is not None and shm["free_mib"] < SHM_MIN_MIB:
+        problems.append(
+            "/dev/shm has %d MiB free (of %d MiB); vLLM's engine needs at least %d MiB of shared "
+            "memory. In a container start it with --shm-size=1g (or --ipc=host); on a host, "
+            "remount /dev/shm larger." % (shm["free_mib"], shm.get("total_mib") or 0, SHM_MIN_MIB))
+    wsl = host.get("wsl") or {}
+    if wsl.get("is_wsl") and wsl.get("version") == 1:
+        problems.append("this is WSL1, which has no GPU support and cannot run vLLM's engine: "
+                        "convert the distro with `wsl --set-version <distro> 2` in Windows")
+    return problems

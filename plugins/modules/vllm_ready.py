@@ -50,13 +50,19 @@ stage: {description: The step reached (connect, process, health, models, complet
 detail: {description: What happened at that step., returned: always, type: str}
 elapsed_s: {description: Seconds waited., returned: always, type: float}
 steps: {description: Passed steps with their times., returned: always, type: list}
-log_tail: {description: Last log lines when not ready., returned: on failure, type: list}
+log_tail: {description: Last log lines of the last start attempt when not ready., returned: on failure, type: list}
+diagnosis: {description: The doctor's category, evidence, fix and confidence., returned: on failure, type: dict}
 """
 
 import os
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.vllm_doctor import diagnose
+from ansible.module_utils.vllm_doctor_live import gather
+from ansible.module_utils.vllm_launcher import last_attempt
 from ansible.module_utils.vllm_readiness import wait_ready
+
+DIAGNOSE_LINES = 3000
 
 
 def systemd_alive(module, unit):
@@ -93,21 +99,32 @@ def launcher_alive(pidfile):
     return alive
 
 
-def log_tail(module, manager, unit, log_file, lines):
+def read_log(module, manager, unit, log_file, lines):
+    """The server's log of its last start attempt (systemd: this invocation's journal)."""
     if manager == "systemd":
         rc, inv, _ = module.run_command(["systemctl", "show", unit, "-p", "InvocationID", "--value"])
         cmd = ["journalctl", "--no-pager", "-o", "cat", "-n", str(lines)]
         cmd += ["_SYSTEMD_INVOCATION_ID=%s" % inv.strip()] if rc == 0 and inv.strip() else ["-u", unit]
         rc, out, err = module.run_command(cmd)
-        return (out or err).splitlines()[-lines:]
+        return out or err
     if manager == "launcher" and os.path.exists(log_file):
         with open(log_file, "rb") as handle:
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
-            handle.seek(max(0, size - 256 * 1024))
+            handle.seek(max(0, size - 4 * 1024 * 1024))
             text = handle.read().decode("utf-8", "replace")
-        return text.splitlines()[-lines:]
-    return []
+        return last_attempt(text)
+    return ""
+
+
+def doctor(text, port):
+    """The doctor's diagnosis of a failed start, with what the live host adds."""
+    try:
+        live = gather(port=port)
+    except Exception:  # pylint: disable=broad-except  # facts only sharpen the diagnosis
+        live = None
+    result = diagnose(text, live)
+    return dict((k, result.get(k)) for k in ("category", "evidence", "fix", "confidence"))
 
 
 def main():
@@ -139,9 +156,15 @@ def main():
                         completion=p["completion"], alive=alive).as_dict()
     if result["ready"]:
         module.exit_json(changed=False, **result)
-    result["log_tail"] = log_tail(module, p["manager"], p["unit"], p["log_file"], p["log_lines"])
-    module.fail_json(msg="vLLM is not ready at stage '%s': %s" % (result["stage"], result["detail"]),
-                     changed=False, **result)
+    text = read_log(module, p["manager"], p["unit"], p["log_file"], DIAGNOSE_LINES)
+    result["log_tail"] = text.splitlines()[-p["log_lines"]:]
+    result["diagnosis"] = doctor(text, p["port"])
+    msg = "vLLM is not ready at stage '%s': %s" % (result["stage"], result["detail"])
+    diag = result["diagnosis"]
+    if diag.get("category") not in (None, "unknown"):
+        msg += ". Cause: %s (confidence %.2f): %s. Fix: %s" % (
+            diag["category"], diag.get("confidence") or 0, diag.get("evidence"), diag.get("fix"))
+    module.fail_json(msg=msg, changed=False, **result)
 
 
 if __name__ == "__main__":

@@ -85,3 +85,10 @@ def test_service_env_offline_and_user_wins():
 def test_option_lines_are_sorted_and_explained():
     lines = o.option_lines({"port": 8000, "host": "127.0.0.1"}, {"host": "loopback only"})
     assert lines == ['  host: "127.0.0.1"  (loopback only)', "  port: 8000  (set)"]
+
+
+def test_service_env_keeps_caches_in_the_state_dir():
+    env, reasons = o.service_env("cpu", HOST, None, "/var/lib/vllm/")
+    assert env["VLLM_CACHE_ROOT"] == "/var/lib/vllm/cache/vllm"
+    assert env["TMPDIR"] == "/var/lib/vllm/tmp"
+    assert env["XDG_CONFIG_HOME"] == "/var/lib/vllm/config"

@@ -76,3 +76,18 @@ def test_all_good_defaults():
         "vllm_service_user": "vllm", "vllm_service_options": {}, "vllm_service_env": {},
         "vllm_python_root": "/opt/vllm", "vllm_model_store": "/var/lib/vllm/models",
         "vllm_model_source": "builtin"}) == []
+
+
+def test_small_dev_shm_is_a_host_problem_with_the_fix():
+    [problem] = v.host_problems({"space": {"shm": {"free_mib": 62, "total_mib": 64}}})
+    assert "62 MiB free" in problem and "--shm-size" in problem
+
+
+def test_wsl1_is_a_host_problem():
+    [problem] = v.host_problems({"wsl": {"is_wsl": True, "version": 1}})
+    assert "wsl --set-version" in problem
+
+
+def test_healthy_host_has_no_problems():
+    assert v.host_problems({"space": {"shm": {"free_mib": 12000}},
+                            "wsl": {"is_wsl": True, "version": 2}}) == []

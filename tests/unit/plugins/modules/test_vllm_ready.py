@@ -27,6 +27,20 @@ def test_launcher_dead_process_fails_with_log_tail(module_runner, tmp_path):
     assert "no pidfile" in result["msg"]
     assert result["log_tail"][-1] == "ValueError: Head size 24 is not supported"
     assert len(result["log_tail"]) == 5
+    assert result["diagnosis"]["category"] in ("unknown", "model_files", "engine_core_generic")
+
+
+def test_launcher_log_is_read_from_the_last_start_only(module_runner, tmp_path):
+    log = tmp_path / "vllm.log"
+    log.write_text("==== vllm-launcher: starting pid 1 at x\n"
+                   "OSError: [Errno 98] Address already in use\n"
+                   "==== vllm-launcher: starting pid 2 at y\n"
+                   "INFO: loading\n")
+    result = module_runner(vllm_ready, {
+        "port": free_port(), "served_name": "tiny", "manager": "launcher",
+        "pidfile": str(tmp_path / "none.pid"), "log_file": str(log), "timeout": 30})
+    assert result["log_tail"] == ["==== vllm-launcher: starting pid 2 at y", "INFO: loading"]
+    assert result["diagnosis"]["category"] != "port_in_use"
 
 
 def test_systemd_failed_unit_reads_its_invocation_journal(module_runner, monkeypatch):
@@ -47,7 +61,9 @@ def test_systemd_failed_unit_reads_its_invocation_journal(module_runner, monkeyp
     assert result["failed"] and result["stage"] == "process"
     assert "auto-restart" in result["msg"] and "restarts 2" in result["msg"]
     assert result["log_tail"][-1].endswith("Address already in use")
-    assert ["journalctl", "--no-pager", "-o", "cat", "-n", "60", "_SYSTEMD_INVOCATION_ID=abc123"] in calls
+    assert ["journalctl", "--no-pager", "-o", "cat", "-n", "3000", "_SYSTEMD_INVOCATION_ID=abc123"] in calls
+    assert result["diagnosis"]["category"] == "port_in_use"
+    assert "Cause: port_in_use" in result["msg"]
 
 
 def test_api_key_is_not_returned(module_runner, tmp_path):

