@@ -151,6 +151,14 @@ def to_env_file(env):
     return "".join("%s=%s\n" % (key, _env_quote(env[key])) for key in sorted(env))
 
 
+def kernel_at_least(release, minimum):
+    """'5.15.167.4-microsoft-standard-WSL2' >= (4, 19, 121)? Unknown releases count as new."""
+    match = re.match(r"^(\d+)\.(\d+)(?:\.(\d+))?", release or "")
+    if not match:
+        return True
+    return tuple(int(x or 0) for x in match.groups()) >= tuple(minimum)
+
+
 def service_env(backend, host, user_env=None, state_dir=None):
     """The server's environment: offline and quiet, caches in the service's state directory,
     plus the user's variables (which win)."""
@@ -161,6 +169,19 @@ def service_env(backend, host, user_env=None, state_dir=None):
                          ("XDG_CONFIG_HOME", "config"), ("TMPDIR", "tmp")):
             env[key] = "%s/%s" % (state_dir.rstrip("/"), sub)
             reasons[key] = "vLLM and torch write here, not under a shared /tmp or a missing home"
+    wsl = (host or {}).get("wsl") or {}
+    if backend == "cuda" and wsl.get("is_wsl"):
+        env["LD_LIBRARY_PATH"] = "/usr/lib/wsl/lib"
+        reasons["LD_LIBRARY_PATH"] = "WSL: libcuda.so is the Windows driver's, in /usr/lib/wsl/lib"
+        if kernel_at_least(host.get("kernel"), (4, 19, 121)):
+            env["VLLM_WSL2_ENABLE_PIN_MEMORY"] = "1"
+            reasons["VLLM_WSL2_ENABLE_PIN_MEMORY"] = (
+                "WSL disables pinned memory, which vLLM's V2 model runner needs (UVA); the kernel "
+                "(>= 4.19.121) allows turning it back on")
+        else:
+            env["VLLM_USE_V2_MODEL_RUNNER"] = "0"
+            reasons["VLLM_USE_V2_MODEL_RUNNER"] = (
+                "WSL kernel older than 4.19.121 cannot pin memory: the V1 model runner instead")
     if backend == "cpu":
         env["VLLM_CPU_OMP_THREADS_BIND"] = "auto"
         reasons["VLLM_CPU_OMP_THREADS_BIND"] = "pin OpenMP threads to the CPUs (vLLM's default)"

@@ -92,3 +92,19 @@ def test_service_env_keeps_caches_in_the_state_dir():
     assert env["VLLM_CACHE_ROOT"] == "/var/lib/vllm/cache/vllm"
     assert env["TMPDIR"] == "/var/lib/vllm/tmp"
     assert env["XDG_CONFIG_HOME"] == "/var/lib/vllm/config"
+
+
+def test_wsl_cuda_env_uses_wsl_libcuda_and_pinned_memory():
+    host = {"wsl": {"is_wsl": True, "version": 2}, "kernel": "5.15.167.4-microsoft-standard-WSL2"}
+    env, reasons = o.service_env("cuda", host)
+    assert env["LD_LIBRARY_PATH"] == "/usr/lib/wsl/lib"
+    assert env["VLLM_WSL2_ENABLE_PIN_MEMORY"] == "1"
+    assert "VLLM_USE_V2_MODEL_RUNNER" not in env
+    old = dict(host, kernel="4.19.104-microsoft-standard")
+    env, _ = o.service_env("cuda", old)
+    assert env["VLLM_USE_V2_MODEL_RUNNER"] == "0" and "VLLM_WSL2_ENABLE_PIN_MEMORY" not in env
+
+
+def test_native_cuda_and_wsl_cpu_get_no_wsl_env():
+    assert "LD_LIBRARY_PATH" not in o.service_env("cuda", {"wsl": {"is_wsl": False}})[0]
+    assert "VLLM_WSL2_ENABLE_PIN_MEMORY" not in o.service_env("cpu", {"wsl": {"is_wsl": True}})[0]
