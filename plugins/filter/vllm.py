@@ -16,16 +16,27 @@ description:
   - C(vllm_model_facts), C(vllm_service_options), C(vllm_service_env) compute the server's options.
   - C(vllm_cli_yaml) and C(vllm_env_file) render them for vLLM's --config and EnvironmentFile=.
   - C(vllm_lock_drift) compares a venv's C(uv pip freeze) with the release's lock file.
+  - C(vllm_help_facts) parses the installed vLLM's C(--help=all) (version and options).
+  - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
 """
 
 _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
 if _UTILS not in sys.path:
     sys.path.insert(0, _UTILS)
 
+import vllm_flags  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_validate  # noqa: E402  pylint: disable=wrong-import-position
+
+try:
+    from ansible.errors import AnsibleFilterError
+except ImportError:  # pragma: no cover - plain Python (scripts, tests without ansible)
+    AnsibleFilterError = ValueError
+
+DEFAULT_ADVICE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "data", "vllm_flag_advice.yml")
 
 
 def vllm_input_errors(values, model_source_exists=None, table=None):
@@ -56,15 +67,46 @@ def vllm_plan_for(host, table, pins):
 
 def vllm_service_options(model_config, backend, host, served_name, bind_host, port,
                          user_options=None, weights_bytes=0):
+    """Computed options merged with the user's. A model that cannot fit fails the task with the
+    numbers and the ways out (vllm_options.OptionsError)."""
     facts = vllm_options.model_facts(model_config)
-    options, reasons = vllm_options.compute_options(backend, host, facts, served_name, bind_host,
-                                                    port, user_options, weights_bytes)
+    try:
+        options, reasons = vllm_options.compute_options(backend, host, facts, served_name,
+                                                        bind_host, port, user_options, weights_bytes)
+    except vllm_options.OptionsError as err:
+        raise AnsibleFilterError(str(err))
     return {"options": options, "reasons": reasons, "model": facts}
 
 
 def vllm_service_env(backend, host, user_env=None, state_dir=None):
     env, reasons = vllm_options.service_env(backend, host, user_env, state_dir)
     return {"env": env, "reasons": reasons}
+
+
+def vllm_help_facts(help_text):
+    """``{"version", "options"}`` from ``vllm serve --help=all`` output (cache it per version)."""
+    return vllm_flags.parse_help(help_text or "")
+
+
+def _advice_table(advice):
+    """The advice table from a path, a loaded data/vllm_flag_advice.yml, its ``advice`` mapping,
+    or None (this repository's file)."""
+    if advice is None or isinstance(advice, str):
+        return vllm_flags.load_advice(advice or DEFAULT_ADVICE)
+    table = advice.get("advice", advice) if isinstance(advice, dict) else {}
+    return dict((str(k).lstrip("-").replace("-", "_"), v) for k, v in table.items()
+                if isinstance(v, dict))
+
+
+def vllm_check_options(options, help_text, advice=None):
+    """Errors for options the installed vLLM would reject (empty list when all are accepted).
+
+    ``options``: underscore or dash names (vllm_service_options, or the rendered --config keys);
+    ``help_text``: ``vllm serve --help=all`` output, or :func:`vllm_help_facts` of it;
+    ``advice``: see :func:`_advice_table`.
+    """
+    facts = help_text if isinstance(help_text, dict) else vllm_flags.parse_help(help_text or "")
+    return vllm_flags.check_options(dict(options or {}), facts, _advice_table(advice))
 
 
 class FilterModule(object):
@@ -80,4 +122,6 @@ class FilterModule(object):
             "vllm_env_file": vllm_options.to_env_file,
             "vllm_lock_drift": vllm_lock.drift,
             "vllm_option_lines": vllm_options.option_lines,
+            "vllm_help_facts": vllm_help_facts,
+            "vllm_check_options": vllm_check_options,
         }

