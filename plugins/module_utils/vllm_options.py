@@ -138,6 +138,26 @@ def _norm_key(key):
     return str(key).lstrip("-").replace("-", "_")
 
 
+def _human_number(value, integer=True):
+    """A positive number from a user's option as vLLM reads it ('8k' = 8000, '8K' = 8192, 0.9);
+    None for anything else, including -1 and 'auto' (vLLM then decides)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        number = value
+    else:
+        match = re.match(r"^\s*(\d+(?:\.\d+)?)\s*([kKmMgGtT]?)\s*$", str(value))
+        if not match:
+            return None
+        number = float(match.group(1))
+        if match.group(2):
+            power = "kmgt".index(match.group(2).lower()) + 1
+            number *= (1024 if match.group(2).isupper() else 1000) ** power
+    if number <= 0:
+        return None
+    return int(number) if integer else float(number)
+
+
 def _gib(n_bytes):
     return "%.1f GiB" % (float(n_bytes) / GIB)
 
@@ -263,6 +283,16 @@ def _way_out(served_name, model, weights, tp_now, budget, overhead, min_tokens, 
 def _cuda_options(host, model, given, served_name, weights_bytes):
     """Options for a CUDA host; raises OptionsError when the weights cannot fit."""
     options, reasons = {}, {}
+    # the user's quantities that steer the sizing (absent: unparsable, 'auto' or -1)
+    given = dict(given)
+    for key, integer in (("tensor_parallel_size", True), ("gpu_memory_utilization", False),
+                         ("cpu_offload_gb", False), ("max_num_batched_tokens", True),
+                         ("max_num_seqs", True), ("max_model_len", True),
+                         ("kv_cache_memory_bytes", True)):
+        if key in given:
+            number = _human_number(given.pop(key), integer)
+            if number is not None:
+                given[key] = number
     gpus = [g for g in ((host.get("gpu") or {}).get("gpus") or []) if isinstance(g, dict)]
     wsl = bool((host.get("wsl") or {}).get("is_wsl"))
     ctx = int(model["max_position_embeddings"]) if model.get("max_position_embeddings") else None

@@ -461,3 +461,18 @@ def test_computed_options_are_all_real_flags_of_vllm_032():
     for options in (cuda("Qwen3-VL-8B", gpu_host(8, 8, wsl=True))[0],
                     o.compute_options("cpu", HOST, o.model_facts(TINY), "t", "127.0.0.1", 8000)[0]):
         assert vllm_flags.check_options(options, facts) == []
+
+
+def test_user_quantities_are_read_as_vllm_reads_them():
+    options, reasons = cuda("Llama-3.1-8B", gpu_host(24), {"max-model-len": "8k",
+                                                           "gpu_memory_utilization": "0.80"})
+    assert options["max_model_len"] == "8k" and options["gpu_memory_utilization"] == "0.80"
+    steered = cuda("Llama-3.1-8B", gpu_host(24), {"max_model_len": 8000,
+                                                  "gpu_memory_utilization": 0.8})[0]
+    assert options["max_num_seqs"] == steered["max_num_seqs"]
+    # 'auto' / -1: vLLM fits the context itself; the sizing goes on without it, the user's value wins
+    for auto in ("auto", -1):
+        options, reasons = cuda("Llama-3.1-8B", gpu_host(24), {"max_model_len": auto})
+        assert options["max_model_len"] == auto and 16 <= options["max_num_seqs"] <= 64
+    assert o._human_number("8K") == 8192 and o._human_number("25.6k") == 25600
+    assert o._human_number("0.9", integer=False) == 0.9 and o._human_number("lots") is None
