@@ -44,6 +44,16 @@ def parse_os_release(text):
     return result
 
 
+def _pid1_env(root):
+    """PID 1's environment (readable by root), as a dict."""
+    try:
+        with open(os.path.join(root, "proc/1/environ"), "rb") as handle:
+            raw = handle.read().decode("utf-8", "replace")
+    except (IOError, OSError):
+        return {}
+    return dict(item.split("=", 1) for item in raw.split("\0") if "=" in item)
+
+
 def detect_wsl(kernel_release, root="/", environ=None):
     """Return ``{"is_wsl": bool, "version": 1|2|None, "distro": str|None, "evidence": [..]}``.
 
@@ -65,17 +75,22 @@ def detect_wsl(kernel_release, root="/", environ=None):
     if _exists(root, "/proc/sys/fs/binfmt_misc/WSLInterop") or \
             _exists(root, "/proc/sys/fs/binfmt_misc/WSLInterop-late"):
         evidence.append("WSL interop registered")
-    if environ.get("WSL_DISTRO_NAME"):
-        evidence.append("WSL_DISTRO_NAME=%s" % environ["WSL_DISTRO_NAME"])
+    # sudo (become) drops WSL_DISTRO_NAME from the module's environment: PID 1 still has it
+    distro = environ.get("WSL_DISTRO_NAME") or _pid1_env(root).get("WSL_DISTRO_NAME")
+    if distro:
+        evidence.append("WSL_DISTRO_NAME=%s" % distro)
     if _exists(root, WSL_LIB_DIR):
         evidence.append("%s present" % WSL_LIB_DIR)
+    for path in ("/run/WSL", "/mnt/wsl"):  # WSL2's init makes both
+        if os.path.isdir(os.path.join(root, path.lstrip("/"))):
+            evidence.append("%s present" % path)
     is_wsl = version is not None or len(evidence) >= 2
     if is_wsl and version is None:
         version = 2
     return {
         "is_wsl": is_wsl,
         "version": version if is_wsl else None,
-        "distro": environ.get("WSL_DISTRO_NAME") if is_wsl else None,
+        "distro": distro if is_wsl else None,
         "interop": _exists(root, "/proc/sys/fs/binfmt_misc/WSLInterop")
         or _exists(root, "/proc/sys/fs/binfmt_misc/WSLInterop-late"),
         "lib_dir": WSL_LIB_DIR if _exists(root, WSL_LIB_DIR) else None,

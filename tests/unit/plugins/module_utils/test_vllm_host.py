@@ -96,3 +96,12 @@ def test_find_nvidia_smi_in_wsl_lib(tmp_path):
 def test_python_version_of():
     assert vllm_host.python_version_of("Python 3.14.0rc1") == "3.14"
     assert vllm_host.python_version_of("") is None
+
+
+def test_wsl_seen_through_pid1_env_when_sudo_dropped_it(tmp_path):
+    write(tmp_path, "/proc/1/environ", "PATH=/bin\0WSL_DISTRO_NAME=Ubuntu-24.04\0")
+    os.makedirs(os.path.join(str(tmp_path), "run/WSL"))
+    facts = vllm_host.detect_wsl("6.6.87.2-custom", str(tmp_path), environ={})
+    assert facts["is_wsl"] and facts["version"] == 2
+    assert facts["distro"] == "Ubuntu-24.04"
+    assert "/run/WSL present" in facts["evidence"]
