@@ -416,6 +416,10 @@ RULES = [
     R("safetensors_header", "model_files", r"SafetensorError|Error while deserializing header|HeaderTooLarge|"
       r"MetadataIncompleteBuffer|InvalidHeaderDeserialization|incomplete metadata, file not fully covered", CERTAIN),
     R("no_weights", "model_files", r"Cannot find any model weights with|Cannot find model weights at", SPECIFIC + 3),
+    # the model's attention head size has no kernel in this backend (CPU: 32-512 in steps, GPU
+    # PagedAttention/FlashAttention lists): the model cannot be served as it is
+    R("head_size", "model_files", r"Unsupported CPU attention configuration: head_dim=(\d+)|"
+      r"Head size (\d+) is not supported", SPECIFIC + 3),
     R("missing_file", "model_files", r"does not appear to have a file named ([\w.-]+)|No supported config format "
       r"found in|Could not detect config format|is not a valid JSON file|Can't load (?:the )?(?:configuration|"
       r"tokenizer|config) for|Unrecognized model in|should have a `model_type` key", SPECIFIC + 3),
@@ -1056,6 +1060,13 @@ def _fix_model(finding, facts, live, lines):
         return ("The model%s could not be fetched from Hugging Face (gated, private, wrong id or offline). Put an "
                 "HF token with access in the vault (the service reads it), fix vllm_model_source, or pre-download it."
                 % where)
+    if finding.rule == "head_size":
+        size = re.search(r"head_dim=(\d+)|Head size (\d+)", text)
+        size = (size.group(1) or size.group(2)) if size else "?"
+        return ("The model%s has attention heads of size %s, which this vLLM backend has no kernel for "
+                "(the CPU backend takes 32, 64, 80, 96, 112, 128, 160, 192, 224, 256 and 512). Serve a "
+                "model with a supported head size (vllm_model_source), or run this one on a GPU host "
+                "(vllm_install_backend: cuda)." % (where, size))
     match = re.search(r"does not appear to have a file named ([\w.-]+)", text)
     if match:
         return ("The model directory%s lacks %s. Copy the complete repository (config, tokenizer, custom *.py files) "
