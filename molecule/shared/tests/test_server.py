@@ -12,6 +12,7 @@ SERVER = "vllm.entrypoints.openai.api_server"
 PORT = 8000
 NAME = "tiny-llama"
 KEY = "molecule-test-key-0123456789"  # set in molecule/launcher/molecule.yml only
+HF_TOKEN = "hf_moleculeTestToken0123456789"  # likewise
 
 
 @pytest.fixture(scope="module")
@@ -90,12 +91,19 @@ def test_api_key_required_and_never_exposed(host, api_key):
         pytest.skip("this scenario serves without an API key")
     code, _ = curl(host, "/v1/models")
     assert code == 401
-    assert KEY not in host.check_output("ps -eo args")
+    processes = host.check_output("ps -eo args")
+    assert KEY not in processes and HF_TOKEN not in processes
     for path in ("/etc/vllm/vllm.yaml", "/etc/vllm/vllm.env", "/etc/vllm/launcher.json",
                  "/var/log/vllm/vllm.log"):
         f = host.file(path)
         if f.exists:
             assert KEY not in f.content_string, path
+            assert HF_TOKEN not in f.content_string, path
+    # the server has both in its environment, through the root-only file
+    pid = min(server_pids(host))
+    environ = host.check_output("tr '\\0' '\\n' < /proc/%s/environ", str(pid))
+    assert "VLLM_API_KEY=" + KEY in environ.splitlines()
+    assert "HF_TOKEN=" + HF_TOKEN in environ.splitlines()
     secrets = host.file("/etc/vllm/secrets.env")
     assert (secrets.user, secrets.group, secrets.mode) == ("root", "root", 0o600)
 
