@@ -33,10 +33,6 @@ QUERY_FIELDS_FALLBACK = ("index", "name", "memory.total", "memory.used", "driver
 QUERY_ARGS = ["--query-gpu=" + ",".join(QUERY_FIELDS), "--format=csv,noheader,nounits"]
 QUERY_ARGS_FALLBACK = ["--query-gpu=" + ",".join(QUERY_FIELDS_FALLBACK), "--format=csv,noheader,nounits"]
 
-# Where nvidia-smi lives: on PATH on native Linux; under WSL2 the Windows driver projects it
-# into /usr/lib/wsl/lib, which is often not on PATH.
-NVIDIA_SMI_PATHS = ("nvidia-smi", "/usr/lib/wsl/lib/nvidia-smi")
-
 # NVIDIA's "CUDA Toolkit and Corresponding Driver Versions" table (CUDA release notes, table 3):
 # the oldest driver of each toolkit's GA release, Linux x86_64 and Windows x86_64.
 # From CUDA 13.0 on NVIDIA lists Windows as "N/A" (the Windows toolkit no longer bundles a
@@ -673,6 +669,25 @@ def merge_query_and_table(query_text, table_text, fields=QUERY_FIELDS):
         windows = out["driver_platform"] == "windows" or out["wsl_suspected"]
         out["cuda_version_from_driver"] = cuda_from_driver(out["driver_version"], windows=windows)
     return out
+
+
+def read_nvidia_smi(run):
+    """Run nvidia-smi through ``run(args) -> (rc, stdout, stderr)`` and parse what it prints.
+
+    The query first (again without compute_cap when an old driver rejects that field), then the
+    plain table, which alone shows the CUDA version. Returns ``(facts, None)``, or ``(None,
+    reason)`` when both calls failed. Finding the binary is vllm_host.find_nvidia_smi's job.
+    """
+    fields = QUERY_FIELDS
+    rc_q, out_q, err_q = run(list(QUERY_ARGS))
+    if rc_q != 0 and "not a valid field" in (out_q + err_q):
+        fields = QUERY_FIELDS_FALLBACK
+        rc_q, out_q, err_q = run(list(QUERY_ARGS_FALLBACK))
+    rc_t, out_t, err_t = run([])
+    if rc_q != 0 and rc_t != 0:
+        return None, (err_t or out_t or err_q).strip()[:300]
+    return merge_query_and_table(out_q if rc_q == 0 else "", out_t if rc_t == 0 else "",
+                                 fields=fields), None
 
 
 def effective_cuda(gpu_facts, windows=None):

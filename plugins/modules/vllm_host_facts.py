@@ -67,13 +67,7 @@ from ansible.module_utils.vllm_host import (
     space_for,
     world_accessible,
 )
-from ansible.module_utils.vllm_gpu import (
-    QUERY_ARGS,
-    QUERY_ARGS_FALLBACK,
-    QUERY_FIELDS,
-    QUERY_FIELDS_FALLBACK,
-    merge_query_and_table,
-)
+from ansible.module_utils.vllm_gpu import read_nvidia_smi
 
 
 def gather_gpu(module, nvidia_smi):
@@ -85,19 +79,12 @@ def gather_gpu(module, nvidia_smi):
     wsl_lib = "/usr/lib/wsl/lib"
     if os.path.isdir(wsl_lib):
         env = {"LD_LIBRARY_PATH": wsl_lib + ":" + os.environ.get("LD_LIBRARY_PATH", "")}
-    fields = QUERY_FIELDS
-    rc_q, out_q, err_q = module.run_command([nvidia_smi] + list(QUERY_ARGS), environ_update=env)
-    if rc_q != 0 and "not a valid field" in (out_q + err_q):  # drivers before 510: no compute_cap
-        fields = QUERY_FIELDS_FALLBACK
-        rc_q, out_q, err_q = module.run_command([nvidia_smi] + list(QUERY_ARGS_FALLBACK),
-                                                environ_update=env)
-    rc_t, out_t, err_t = module.run_command([nvidia_smi], environ_update=env)
-    if rc_q != 0 and rc_t != 0:
+    parsed, error = read_nvidia_smi(
+        lambda args: module.run_command([nvidia_smi] + args, environ_update=env))
+    if parsed is None:
         return {"present": False, "nvidia_smi": nvidia_smi, "gpus": [],
                 "driver_version": None, "cuda_version": None,
-                "reason": "nvidia-smi failed: %s" % ((err_t or out_t or err_q).strip()[:300])}
-    parsed = merge_query_and_table(out_q if rc_q == 0 else "", out_t if rc_t == 0 else "",
-                                   fields=fields)
+                "reason": "nvidia-smi failed: %s" % error}
     parsed["present"] = bool(parsed.get("gpus"))
     parsed["nvidia_smi"] = nvidia_smi
     if not parsed["present"]:
