@@ -1,0 +1,437 @@
+# -*- coding: utf-8 -*-
+"""The rollout report: which hosts serve which release, which do not and why.
+
+Pure standard-library logic, shared by ``scripts/provision`` (which feeds it ansible-runner
+events), the ``vllm_report`` filter (which feeds it hostvars) and the unit tests.
+
+Inputs
+------
+- ``results``: ``{host: vllm_rollout_result}``, the fact the service role sets on every host that
+  reaches the end of the role or fails its readiness gate::
+
+      {host, ready, release, attempted_release, previous_release, rolled_back, backend,
+       vllm_package, vllm_version, torch_version, url, model, diagnosis}
+
+  ``diagnosis`` is None or the doctor's result (``category``, ``evidence`` as text or a list,
+  ``fix``, optionally ``summary`` and ``confidence``).
+- ``failures``: ``{host: {"task", "message", "unreachable"}}``, the last failure of each host
+  that failed (from the runner's events), or None when nobody recorded them (a play that only
+  sees hostvars cannot know why a host has no result).
+- ``seen``: hosts that ran at least one task; a targeted host never seen was not reached (the
+  run stopped before its batch). None: unknown.
+
+A host's status
+---------------
+``ready``        the server answers on the release this run tried
+``rolled back``  the new release failed its gate and the previous one serves again
+``not ready``    a result that is not ready (the doctor's diagnosis says why)
+``failed``       failed before it had a result (preflight, install...) or failed after it
+``unreachable``  Ansible could not reach it
+``not reached``  targeted, but the run stopped before its batch (failure budget, every host of
+                 a batch failed)
+``checked``      check mode, or a run whose tags leave the readiness gate out: it went through
+                 without failing, nothing was proven about the server
+``no result``    (hostvars only) no rollout result and nothing says why
+
+Exit status: 0 when every targeted host is ``ready`` (in check mode or when tags leave the gate
+out: when none failed), else 1. See :func:`exit_status`.
+"""
+from __future__ import absolute_import, division, print_function
+
+import re
+
+__metaclass__ = type
+
+READY = "ready"
+ROLLED_BACK = "rolled back"
+NOT_READY = "not ready"
+FAILED = "failed"
+UNREACHABLE = "unreachable"
+NOT_REACHED = "not reached"
+CHECKED = "checked"
+NO_RESULT = "no result"
+STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT)
+
+RESULT_FACT = "vllm_rollout_result"
+RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "backend",
+                 "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis")
+TABLE_COLUMNS = (("HOST", "host"), ("STATUS", "status"), ("RELEASE", "release"), ("BACKEND", "backend"),
+                 ("VLLM", "vllm_version"), ("TORCH", "torch_version"), ("WHY", "why"))
+WHY_WIDTH = 60
+MESSAGE_LIMIT = 600
+
+_ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+# --------------------------------------------------------------------------------------------
+# Small helpers
+# --------------------------------------------------------------------------------------------
+
+def _text(value):
+    return "" if value is None else str(value)
+
+
+def _one_line(text, limit=MESSAGE_LIMIT):
+    """Colour codes out, whitespace folded, cut at ``limit`` characters."""
+    text = " ".join(_ANSI_RE.sub("", _text(text)).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _truthy(value):
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes", "1", "on")
+    return bool(value)
+
+
+def _evidence_lines(diagnosis):
+    evidence = diagnosis.get("evidence")
+    if evidence is None:
+        return []
+    if isinstance(evidence, (list, tuple)):
+        return [_one_line(e, 300) for e in evidence if _text(e).strip()]
+    return [_one_line(evidence, 300)] if _text(evidence).strip() else []
+
+
+def diagnosis_text(diagnosis):
+    """One short phrase for the table: ``category: summary`` (or the first evidence line)."""
+    if not isinstance(diagnosis, dict) or not diagnosis.get("category"):
+        return ""
+    detail = diagnosis.get("summary") or next(iter(_evidence_lines(diagnosis)), "")
+    return "%s: %s" % (diagnosis["category"], _one_line(detail)) if detail else _text(diagnosis["category"])
+
+
+# --------------------------------------------------------------------------------------------
+# Rows and the report document
+# --------------------------------------------------------------------------------------------
+
+def _status(host, result, failure, seen, check_mode, require_gate):
+    if result is not None:
+        ready = _truthy(result.get("ready"))
+        rolled_back = _truthy(result.get("rolled_back"))
+        if check_mode or not require_gate:
+            if failure:
+                return FAILED
+            return READY if ready and not rolled_back else CHECKED
+        if ready and rolled_back:
+            return ROLLED_BACK
+        if ready:
+            return FAILED if failure else READY
+        return NOT_READY
+    if failure:
+        return UNREACHABLE if failure.get("unreachable") else FAILED
+    if seen is None:
+        return NO_RESULT
+    if host not in seen:
+        return NOT_REACHED
+    return CHECKED if (check_mode or not require_gate) else NO_RESULT
+
+
+def _why(status, result, failure):
+    """What explains a host that is not plainly ready: diagnosis, failed task, or the status."""
+    if status in (READY, CHECKED):
+        return ""
+    parts = []
+    if status == ROLLED_BACK and result:
+        parts.append("%s failed; back on %s" % (result.get("attempted_release") or "the new release",
+                                                result.get("release") or result.get("previous_release")
+                                                or "the previous release"))
+    diagnosis = (result or {}).get("diagnosis")
+    if diagnosis_text(diagnosis):
+        parts.append(diagnosis_text(diagnosis))
+    elif failure:
+        parts.append("%s: %s" % (failure.get("task") or "?", _one_line(failure.get("message"))))
+    elif status == NOT_REACHED:
+        parts.append("the run stopped before this host's batch")
+    elif status == NO_RESULT:
+        parts.append("no rollout result: it failed or stopped before its readiness gate")
+    elif status == NOT_READY:
+        parts.append("not ready and no diagnosis")
+    return "; ".join(parts)
+
+
+def build_row(host, result=None, failure=None, seen=None, check_mode=False, require_gate=True):
+    """One host's row of the report."""
+    result = dict(result) if isinstance(result, dict) else None
+    failure = dict(failure) if isinstance(failure, dict) else None
+    status = _status(host, result, failure, seen, check_mode, require_gate)
+    row = {"host": host, "status": status}
+    for field in RESULT_FIELDS:
+        row[field] = (result or {}).get(field)
+    row["ready"] = _truthy(row["ready"]) if result is not None else False
+    row["rolled_back"] = _truthy(row["rolled_back"]) if result is not None else False
+    row["failed_task"] = (failure or {}).get("task")
+    row["message"] = _one_line(failure.get("message")) if failure else None
+    row["why"] = _why(status, result, failure)
+    return row
+
+
+def build_report(hosts, results, failures=None, seen=None, check_mode=False, require_gate=True):
+    """The report document: ``{"check_mode", "require_gate", "hosts": [rows], "counts", "ok"}``.
+
+    ``hosts``: the targeted hosts (hosts with a result or a failure are added to them); rows are
+    sorted by host name. ``require_gate`` False: the run's tags leave the gate out, so success
+    means "went through without failing" as in check mode.
+    """
+    results = dict(results or {})
+    failures_known = failures is not None
+    failures = dict(failures or {})
+    order = sorted(set(hosts or []) | set(results) | set(failures))
+    rows = [build_row(h, results.get(h), failures.get(h), seen, check_mode, require_gate) for h in order]
+    by_status = dict((s, 0) for s in STATUSES)
+    for row in rows:
+        by_status[row["status"]] += 1
+    counts = {
+        "targeted": len(rows),
+        "ready": by_status[READY],
+        "rolled_back": by_status[ROLLED_BACK],
+        "not_ready": len(rows) - by_status[READY] - by_status[ROLLED_BACK] - by_status[CHECKED],
+        "checked": by_status[CHECKED],
+        "by_status": dict((s, n) for s, n in by_status.items() if n),
+    }
+    good = (READY,) if (require_gate and not check_mode) else (READY, CHECKED)
+    return {
+        "check_mode": bool(check_mode),
+        "require_gate": bool(require_gate),
+        "failures_known": failures_known,
+        "hosts": rows,
+        "counts": counts,
+        "ok": bool(rows) and all(row["status"] in good for row in rows),
+    }
+
+
+def exit_status(report, run_rc=0):
+    """0 when every targeted host is fine (see build_report's ``ok``) and the run itself
+    succeeded; 1 otherwise (a host not ready, rolled back, failed, not reached, or none at all)."""
+    return 0 if report.get("ok") and not run_rc else 1
+
+
+def summary_line(report):
+    counts = report["counts"]
+    words = "%d targeted: %d ready, %d rolled back, %d not ready" % (
+        counts["targeted"], counts["ready"], counts["rolled_back"], counts["not_ready"])
+    if counts["checked"]:
+        words += ", %d checked" % counts["checked"]
+    if report["check_mode"]:
+        words += " (check mode: nothing was started, no server was probed)"
+    elif not report["require_gate"]:
+        words += " (the tags of this run leave the readiness gate out)"
+    return ("OK: " if report["ok"] else "NOT OK: ") + words
+
+
+def render_table(report, why_width=WHY_WIDTH):
+    """The report as text lines: a fixed-width table, then the details of every host that is not
+    ready (diagnosis with evidence and fix, or the failed task and its message), then the counts."""
+    rows = report["hosts"]
+    cells = []
+    for row in rows:
+        line = []
+        for _, key in TABLE_COLUMNS:
+            value = _text(row.get(key)) or "-"
+            if key == "why" and len(value) > why_width:
+                value = value[:why_width - 3] + "..."
+            line.append(value)
+        cells.append(line)
+    widths = [max([len(title)] + [len(c[i]) for c in cells]) for i, (title, _) in enumerate(TABLE_COLUMNS)]
+
+    def fmt(values):
+        return "  ".join(v.ljust(w) for v, w in zip(values, widths)).rstrip()
+
+    lines = [fmt([title for title, _ in TABLE_COLUMNS]), fmt(["-" * w for w in widths])]
+    lines.extend(fmt(c) for c in cells)
+    details = []
+    for row in rows:
+        if row["status"] in (READY, CHECKED):
+            continue
+        details.append("%s (%s):" % (row["host"], row["status"]))
+        if row["status"] == ROLLED_BACK:
+            details.append("  tried %s, serving %s again" % (row.get("attempted_release") or "?",
+                                                             row.get("release") or row.get("previous_release") or "?"))
+        diagnosis = row.get("diagnosis")
+        if isinstance(diagnosis, dict) and diagnosis.get("category"):
+            details.append("  cause: %s%s" % (diagnosis["category"], (" - " + _one_line(diagnosis["summary"]))
+                                              if diagnosis.get("summary") else ""))
+            details.extend("  evidence: %s" % e for e in _evidence_lines(diagnosis))
+            if diagnosis.get("fix"):
+                details.append("  fix: %s" % _one_line(diagnosis["fix"]))
+        if row.get("failed_task"):
+            details.append("  failed task: %s" % row["failed_task"])
+            if row.get("message"):
+                details.append("  message: %s" % row["message"])
+        if len(details) and details[-1].endswith("):"):
+            details.append("  %s" % (row["why"] or "no detail"))
+    if details:
+        lines.append("")
+        lines.extend(details)
+    lines.append("")
+    lines.append(summary_line(report))
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# ansible-playbook --list-hosts --list-tasks
+# --------------------------------------------------------------------------------------------
+
+_PLAY_RE = re.compile(r"^\s*play #\d+ \((?P<pattern>.*?)\): (?P<name>.*?)(?:\tTAGS: \[.*\])?\s*$")
+_HOSTS_RE = re.compile(r"^\s*hosts \(\d+\):\s*$")
+
+
+def parse_listing(text):
+    """Plays from ``ansible-playbook --list-hosts [--list-tasks]`` output:
+    ``[{"name", "pattern", "hosts": [...], "tasks": N}]`` (N is None without --list-tasks)."""
+    plays = []
+    section = None
+    for raw in (text or "").splitlines():
+        match = _PLAY_RE.match(raw)
+        if match:
+            plays.append({"name": match.group("name").strip(), "pattern": match.group("pattern"),
+                          "hosts": [], "tasks": None})
+            section = None
+            continue
+        if not plays:
+            continue
+        stripped = raw.strip()
+        if _HOSTS_RE.match(raw):
+            section = "hosts"
+        elif stripped == "tasks:":
+            section = "tasks"
+            plays[-1]["tasks"] = 0
+        elif stripped.startswith("pattern:"):
+            section = None
+        elif not stripped:
+            section = None
+        elif section == "hosts":
+            plays[-1]["hosts"].append(stripped)
+        elif section == "tasks":
+            plays[-1]["tasks"] += 1
+    return plays
+
+
+def targeted_hosts(plays, skip_patterns=("localhost",)):
+    """Hosts the run targets: every host of every play except the controller-only plays."""
+    hosts = []
+    for play in plays:
+        if play["pattern"] in skip_patterns:
+            continue
+        for host in play["hosts"]:
+            if host not in hosts:
+                hosts.append(host)
+    return hosts
+
+
+def task_totals(plays, skip_patterns=("localhost",)):
+    """{host: tasks listed for it before the run}; included task files add to it at run time."""
+    totals = {}
+    for play in plays:
+        if play["pattern"] in skip_patterns:
+            continue
+        for host in play["hosts"]:
+            totals[host] = totals.get(host, 0) + (play["tasks"] or 0)
+    return totals
+
+
+# --------------------------------------------------------------------------------------------
+# ansible-runner events
+# --------------------------------------------------------------------------------------------
+
+FINISHED = {
+    "runner_on_ok": "ok",
+    "runner_on_failed": "failed",
+    "runner_on_skipped": "skipped",
+    "runner_on_unreachable": "unreachable",
+}
+
+
+def failure_message(res):
+    """What a failed result says: ``msg`` (with stderr or the module's stdout when it is all)."""
+    if not isinstance(res, dict):
+        return _one_line(res)
+    if res.get("censored"):
+        return _one_line(res["censored"])
+    msg = _text(res.get("msg")).strip()
+    extra = _text(res.get("stderr")).strip() or _text(res.get("module_stderr")).strip()
+    if not msg and isinstance(res.get("results"), list):
+        failed = [r for r in res["results"] if isinstance(r, dict) and r.get("failed")]
+        if failed:
+            return failure_message(failed[-1])
+    if extra and extra not in msg:
+        msg = ("%s: %s" % (msg, extra)) if msg else extra
+    return _one_line(msg or _text(res.get("module_stdout")) or "failed without a message")
+
+
+class EventCollector(object):
+    """Follows a run's ansible-runner events: progress lines, results, failures, summaries.
+
+    ``totals``: ``{host: tasks expected}`` (see :func:`task_totals`); a host that runs more (tasks
+    from included files) has its total raised to what it ran. ``skip_patterns``: plays whose host
+    pattern is one of these (the controller's own plays) give progress lines but no host state.
+    """
+
+    def __init__(self, totals=None, skip_patterns=("localhost",), summary_role="vllm_summary"):
+        self.totals = dict(totals or {})
+        self.skip_patterns = tuple(skip_patterns)
+        self.summary_role = summary_role
+        self.done = {}
+        self.results = {}
+        self.failures = {}
+        self.seen = set()
+        self.summaries = {}
+        self.stats = None
+
+    def feed(self, event):
+        """Take one event; returns the progress line it makes, or None."""
+        kind = event.get("event")
+        data = event.get("event_data") or {}
+        if kind == "playbook_on_stats":
+            self.stats = dict((k, dict(v)) for k, v in data.items()
+                              if k in ("ok", "changed", "failures", "dark", "skipped", "processed",
+                                       "rescued", "ignored") and isinstance(v, dict))
+            return None
+        if kind not in FINISHED:
+            return None
+        host = data.get("host") or "?"
+        res = data.get("res") if isinstance(data.get("res"), dict) else {}
+        word = FINISHED[kind]
+        if word == "ok" and res.get("changed"):
+            word = "changed"
+        if word == "failed" and data.get("ignore_errors"):
+            word = "ignored"
+        controller_play = data.get("play_pattern") in self.skip_patterns
+        if not controller_play:
+            self._record(host, data, res, word)
+        count = self.done[host] = self.done.get(host, 0) + 1
+        total = self.totals[host] = max(self.totals.get(host, 0), count)
+        duration = data.get("duration")
+        line = "[%d/%d] %s  %-11s %s" % (count, total, host, word, _one_line(data.get("task"), 120))
+        if isinstance(duration, (int, float)):
+            line += " (%.1fs)" % duration
+        if word in ("failed", "unreachable"):
+            line += ": " + failure_message(res)
+        return line
+
+    def _record(self, host, data, res, word):
+        self.seen.add(host)
+        facts = res.get("ansible_facts")
+        if isinstance(facts, dict) and isinstance(facts.get(RESULT_FACT), dict):
+            self.results[host] = dict(facts[RESULT_FACT])
+        if word in ("failed", "unreachable"):
+            self.failures[host] = {"task": _one_line(data.get("task"), 200), "message": failure_message(res),
+                                   "unreachable": word == "unreachable"}
+        if (word == "ok" and data.get("role") == self.summary_role and data.get("task_action") in
+                ("ansible.builtin.debug", "debug") and res.get("msg")):
+            msg = res["msg"]
+            self.summaries[host] = [_text(m) for m in msg] if isinstance(msg, list) else _text(msg).splitlines()
+
+    def final_failures(self):
+        """Failures that stand at the end: a host whose failures were all rescued (the stats say
+        so) is not failed; without stats (a run cut short) every recorded failure stands."""
+        if self.stats is None:
+            return dict(self.failures)
+        failed = set(h for h, n in self.stats.get("failures", {}).items() if n)
+        failed |= set(h for h, n in self.stats.get("dark", {}).items() if n)
+        return dict((h, f) for h, f in self.failures.items() if h in failed)
+
+    def report(self, hosts, check_mode=False, require_gate=True):
+        seen = set(self.seen)
+        if self.stats is not None:
+            seen |= set(self.stats.get("processed", {}))
+        return build_report(hosts, self.results, self.final_failures(), seen, check_mode, require_gate)
