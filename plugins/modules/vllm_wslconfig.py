@@ -1,0 +1,158 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+"""Set keys in a WSL INI file (.wslconfig, /etc/wsl.conf), changing only the lines that must change."""
+from __future__ import absolute_import, division, print_function
+
+__metaclass__ = type
+
+DOCUMENTATION = r"""
+---
+module: vllm_wslconfig
+short_description: Set keys in .wslconfig or /etc/wsl.conf, keeping every other line as it was
+description:
+  - Edits a WSL INI file line by line - comments, key order, key casing, sections, each line's
+    ending (CRLF or LF) and a UTF-8 BOM stay as they were; keys are matched case-insensitively, as WSL does.
+  - A UTF-16 file (Windows ignores it silently) is reported and rewritten as UTF-8.
+  - Before the first change the original is copied to C(FILE.vllm-backup) and read back; the new
+    content is written beside the file and renamed over it.
+  - O(memory) and O(swap) in C([wsl2]) follow the rule in C(vllm_wslconfig.plan_memory) (C(auto))
+    or are set exactly (a size). Values that already hold are left alone.
+  - Supports check mode and diff mode.
+options:
+  path: {description: The file., type: path, required: true}
+  settings:
+    description: C(SECTION.KEY) to value, set exactly (C(true)/C(false) compared case-insensitively).
+    type: dict
+    default: {}
+  memory:
+    description: C(auto) (the rule), a size such as C(16GB), or empty to leave C(memory) alone.
+    type: str
+    default: ""
+  swap:
+    description: C(auto) (the rule), a size such as C(8GB) or C(0), or empty to leave C(swap) alone.
+    type: str
+    default: ""
+  windows_memory:
+    description: Windows' RAM (a size or bytes) for the rule; empty when unknown.
+    type: str
+    default: ""
+  model_bytes: {description: Size of the model for the rule., type: int, default: 0}
+  overhead: {description: Runtime memory besides the model, for the rule., type: str, default: 4GB}
+  backup: {description: Keep a verified copy of the original before the first change., type: bool, default: true}
+  create: {description: Create the file when it does not exist., type: bool, default: true}
+author:
+  - vLLM provisioner maintainers
+"""
+
+EXAMPLES = r"""
+- name: Size the WSL VM for the model
+  vllm_wslconfig:
+    path: /mnt/c/Users/me/.wslconfig
+    memory: auto
+    swap: auto
+    windows_memory: 34359738368
+    model_bytes: 16106127360
+
+- name: Enable systemd in the distro
+  vllm_wslconfig:
+    path: /etc/wsl.conf
+    settings: {boot.systemd: "true"}
+"""
+
+RETURN = r"""
+changes: {description: Keys changed or added, with old and new values., returned: always, type: list}
+backup_file: {description: The backup written before the change., returned: changed, type: str}
+converted_from: {description: The file's encoding when it was UTF-16 and rewritten as UTF-8., returned: always, type: str}
+reasons: {description: Why memory and swap have the values they have., returned: always, type: list}
+warnings_rule: {description: What the memory rule could not do., returned: always, type: list}
+"""
+
+import os
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.vllm_wslconfig import (
+    WslConfigError,
+    decode,
+    edit,
+    parse_size,
+    plan_memory,
+    write_file,
+    Document,
+)
+
+
+def build_settings(params, doc):
+    settings, reasons, warnings = [], [], []
+    for name, value in sorted(params["settings"].items()):
+        if "." not in name:
+            raise WslConfigError("settings key %r: expected SECTION.KEY, e.g. boot.systemd" % name)
+        section, key = name.rsplit(".", 1)
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        settings.append({"section": section, "key": key, "value": str(value), "compare": "equal"})
+    memory, swap = params["memory"].strip(), params["swap"].strip()
+    if memory or swap:
+        ram = parse_size(params["windows_memory"]) if params["windows_memory"].strip() else None
+        decision = plan_memory(ram, params["model_bytes"], doc.get("wsl2", "memory"), doc.get("wsl2", "swap"),
+                               overhead_bytes=parse_size(params["overhead"]),
+                               memory=None if memory in ("", "auto") else memory,
+                               swap=None if swap in ("", "auto") else swap)
+        wanted = set(k for k, v in (("memory", memory), ("swap", swap)) if v)
+        for item in decision["settings"]:
+            if item["key"] in wanted:
+                settings.append(item)
+                reasons.append(item["reason"])
+        warnings = decision["warnings"]
+    return settings, reasons, warnings
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            path=dict(type="path", required=True),
+            settings=dict(type="dict", default={}),
+            memory=dict(type="str", default=""),
+            swap=dict(type="str", default=""),
+            windows_memory=dict(type="str", default=""),
+            model_bytes=dict(type="int", default=0),
+            overhead=dict(type="str", default="4GB"),
+            backup=dict(type="bool", default=True),
+            create=dict(type="bool", default=True),
+        ),
+        supports_check_mode=True,
+    )
+    path = module.params["path"]
+    raw = None
+    if os.path.exists(path):
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    elif not module.params["create"]:
+        module.fail_json(msg="%s does not exist (create is false)" % path)
+    try:
+        doc = Document.from_bytes(raw) if raw is not None else Document("")
+        settings, reasons, rule_warnings = build_settings(module.params, doc)
+        result = edit(raw, settings, path)
+    except WslConfigError as exc:
+        module.fail_json(msg="%s: %s; nothing was changed" % (path, exc))
+    for warning in rule_warnings:
+        module.warn(warning)
+    before = decode(raw)[0] if raw is not None else ""
+    after = decode(result["after"])[0] if result["after"] is not None else ""
+    out = dict(changed=result["changed"], path=path, changes=[dict((k, c[k]) for k in ("section", "key", "old", "new"))
+                                                              for c in result["changes"]],
+               converted_from=result["encoding"] if result["converted"] else "", reasons=reasons,
+               warnings_rule=rule_warnings,
+               diff={"before": before, "after": after, "before_header": path, "after_header": path})
+    if result["converted"]:
+        module.warn("%s was saved as %s, which Windows ignores without a word; it is rewritten as UTF-8 (the original "
+                    "is kept as a backup)" % (path, result["encoding"].upper()))
+    if result["changed"] and not module.check_mode:
+        try:
+            out["backup_file"] = write_file(path, result, backup=module.params["backup"]) or ""
+        except (WslConfigError, IOError, OSError) as exc:
+            module.fail_json(msg="writing %s failed: %s; the file is as it was" % (path, exc))
+    module.exit_json(**out)
+
+
+if __name__ == "__main__":
+    main()
