@@ -58,8 +58,11 @@ def llama_tensors(seed=0, hidden=HIDDEN, layers=LAYERS, inter=INTER, vocab=VOCAB
     return out
 
 
-def make_tiny_model(path, shards=1, seed=0, architecture="LlamaForCausalLM"):
-    """Write a tiny Llama folder at ``path``; returns the list of files written."""
+def make_tiny_model(path, shards=1, seed=0, architecture="LlamaForCausalLM", padding_mib=0):
+    """Write a tiny Llama folder at ``path``; returns the list of files written.
+
+    ``padding_mib`` adds a zero U8 tensor of that size (download tests need files larger than
+    huggingface_hub's 10 MiB read chunk; vLLM would not load that tensor)."""
     os.makedirs(path, exist_ok=True)
     config = {
         "architectures": [architecture], "model_type": "llama", "hidden_size": HIDDEN,
@@ -83,6 +86,8 @@ def make_tiny_model(path, shards=1, seed=0, architecture="LlamaForCausalLM"):
         with open(os.path.join(path, name), "w", encoding="utf-8") as handle:
             json.dump(data, handle, indent=2, sort_keys=True)
     tensors = llama_tensors(seed)
+    if padding_mib:
+        tensors["padding"] = ("U8", [padding_mib * 1024 * 1024], b"\0" * (padding_mib * 1024 * 1024))
     written = sorted(files)
     if shards == 1:
         write_safetensors(os.path.join(path, "model.safetensors"), tensors, {"format": "pt"})
