@@ -8,6 +8,11 @@ from __future__ import absolute_import, division, print_function
 
 import re
 
+try:
+    from ansible.module_utils.vllm_hub import is_repo_id
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_hub import is_repo_id
+
 __metaclass__ = type
 
 BACKENDS = ("auto", "cpu", "cuda")
@@ -56,12 +61,14 @@ def check_absolute_path(name, value):
 
 
 def check_model_source(name, value, exists):
-    """``builtin`` or an absolute path that exists on the host (``exists`` comes from a stat)."""
-    if value == MODEL_SOURCE_BUILTIN:
+    """``builtin``, a Hub id ``org/name``, or an absolute path that exists on the host (``exists``
+    comes from a stat)."""
+    if value == MODEL_SOURCE_BUILTIN or is_repo_id(value):
         return []
     if not isinstance(value, str) or not value.startswith("/"):
-        return ["%s is %s; accepted: 'builtin' (a tiny test model made on the host) or the "
-                "absolute path of a model folder on the host" % (name, _fmt(value))]
+        return ["%s is %s; accepted: 'builtin' (a tiny test model made on the host), a Hugging Face "
+                "Hub id (org/name, e.g. Qwen/Qwen3-0.6B) or the absolute path of a model folder on "
+                "the host" % (name, _fmt(value))]
     if exists is False:
         return ["%s is %s, which does not exist on the host; accepted: 'builtin' or the absolute "
                 "path of an existing model folder (with config.json)" % (name, _fmt(value))]
@@ -71,6 +78,28 @@ def check_model_source(name, value, exists):
     if exists == "no_config":
         return ["%s is %s, which holds no config.json; accepted: a Hugging Face model folder "
                 "(config.json, tokenizer and weights)" % (name, _fmt(value))]
+    return []
+
+
+_REVISION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,254}$")
+_ENDPOINT = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+(/[^\s]*)?$")
+
+
+def check_revision(name, value):
+    """A Hub branch, tag or commit (no spaces, no '..')."""
+    if not isinstance(value, str) or not _REVISION.match(value) or ".." in value:
+        return ["%s is %s; accepted: a branch, tag or commit of the Hub repository (e.g. main, v1.0 "
+                "or a 40-hex commit)" % (name, _fmt(value))]
+    return []
+
+
+def check_endpoint(name, value):
+    """Empty (huggingface_hub's default) or an http(s) URL of the Hub or a mirror."""
+    if value in ("", None):
+        return []
+    if not isinstance(value, str) or not _ENDPOINT.match(value):
+        return ["%s is %s; accepted: empty (the Hugging Face Hub) or the http(s) URL of a Hub mirror, "
+                "e.g. https://hf-mirror.example.internal" % (name, _fmt(value))]
     return []
 
 
@@ -126,6 +155,8 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_service_env", check_env),
         ("vllm_python_root", check_absolute_path),
         ("vllm_model_store", check_absolute_path),
+        ("vllm_model_revision", check_revision),
+        ("vllm_model_hub_endpoint", check_endpoint),
     ]
     for name, check in checks:
         if name in values:

@@ -36,9 +36,26 @@ def test_model_source_wrong_kind(exists, needle):
     assert needle in error
 
 
-def test_model_source_relative_or_hub_id():
-    [error] = v.validate_inputs({"vllm_model_source": "models/x"}, None)
-    assert "'builtin'" in error and "absolute path" in error
+def test_model_source_relative_path():
+    for value in ("./models/x", "a/b/c", "models", "org/../x"):
+        [error] = v.validate_inputs({"vllm_model_source": value}, None)
+        assert "'builtin'" in error and "Hub id (org/name" in error and "absolute path" in error
+
+
+def test_model_source_hub_id():
+    for value in ("Qwen/Qwen3-VL-8B-Instruct", "meta-llama/Llama-3.1-8B", "org/name.v2"):
+        assert v.validate_inputs({"vllm_model_source": value}, None) == []
+
+
+def test_model_revision_and_endpoint():
+    ok = {"vllm_model_revision": "main", "vllm_model_hub_endpoint": ""}
+    assert v.validate_inputs(ok) == []
+    assert v.validate_inputs({"vllm_model_revision": "a" * 40,
+                              "vllm_model_hub_endpoint": "https://hf-mirror.example.internal/"}) == []
+    [rev] = v.validate_inputs({"vllm_model_revision": "main branch"})
+    assert "vllm_model_revision is 'main branch'; accepted: a branch, tag or commit" in rev
+    [url] = v.validate_inputs({"vllm_model_hub_endpoint": "hf-mirror.local"})
+    assert "vllm_model_hub_endpoint is 'hf-mirror.local'; accepted: empty" in url
 
 
 def test_options_reserved_keys_point_to_the_variable():
