@@ -13,6 +13,11 @@ try:
 except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
     from vllm_hub import is_repo_id
 
+try:
+    from ansible.module_utils.vllm_wslconfig import WslConfigError, parse_size
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_wslconfig import WslConfigError, parse_size
+
 __metaclass__ = type
 
 BACKENDS = ("auto", "cpu", "cuda")
@@ -136,6 +141,79 @@ def check_pattern(name, value, pattern, accepted):
     return []
 
 
+_FSTYPE = re.compile(r"^[A-Za-z0-9._-]{1,32}$")
+_INI_NAME = re.compile(r"^[A-Za-z0-9_.-]+\.[A-Za-z0-9_-]+$")
+
+
+def check_wsl_size(name, value, words=("", "auto")):
+    """A WSL size (8GB, 512MB, 0), or one of ``words``."""
+    if isinstance(value, str) and value.strip().lower() in words:
+        return []
+    try:
+        if isinstance(value, bool) or not isinstance(value, (str, int)) or parse_size(value) < 0:
+            raise WslConfigError(value)
+    except WslConfigError:
+        accepted = " or ".join(['"%s"' % w if w else '""' for w in words] + ["a size such as 16GB or 512MB"])
+        return ["%s is %s; accepted: %s" % (name, _fmt(value), accepted)]
+    return []
+
+
+def check_ini_settings(name, value):
+    if not isinstance(value, dict):
+        return ["%s is %s; accepted: a mapping of SECTION.KEY to a value, e.g. {wsl2.processors: 8}"
+                % (name, _fmt(value))]
+    return ["%s has the key %s; accepted: SECTION.KEY, e.g. wsl2.processors" % (name, _fmt(key))
+            for key in value if not isinstance(key, str) or not _INI_NAME.match(key)]
+
+
+def check_wsl_inputs(values):
+    """The WSL variables: model relocation (vllm_model) and .wslconfig / wsl.conf (vllm_wsl)."""
+    errors = []
+
+    def bool_like(name, value):
+        if isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in
+                                       ("true", "false", "yes", "no")):
+            return []
+        return ["%s is %s; accepted: true or false" % (name, _fmt(value))]
+
+    def fstypes(name, value):
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and _FSTYPE.match(v)
+                                                                 for v in value):
+            return ["%s is %s; accepted: a non-empty list of filesystem types, e.g. [9p, drvfs, v9fs]"
+                    % (name, _fmt(value))]
+        return []
+
+    def timeout(name, value):
+        if isinstance(value, bool) or not (isinstance(value, int) or (isinstance(value, str) and value.isdigit())) \
+                or int(value) < 60:
+            return ["%s is %s; accepted: seconds, at least 60" % (name, _fmt(value))]
+        return []
+
+    def profile(name, value):
+        return [] if value == "" else check_absolute_path(name, value)
+
+    checks = [
+        ("vllm_model_relocate", lambda n, v: check_choice(n, v, ("auto", "always", "never"))),
+        ("vllm_model_relocate_mode", lambda n, v: check_choice(n, v, ("copy", "move"))),
+        ("vllm_model_relocate_verify", lambda n, v: check_choice(n, v, ("quick", "full"))),
+        ("vllm_model_windows_fstypes", fstypes),
+        ("vllm_model_relocate_timeout", timeout),
+        ("vllm_wsl_manage", bool_like),
+        ("vllm_wsl_systemd", bool_like),
+        ("vllm_wsl_windows_profile", profile),
+        ("vllm_wsl_memory", check_wsl_size),
+        ("vllm_wsl_swap", check_wsl_size),
+        ("vllm_wsl_windows_memory", lambda n, v: check_wsl_size(n, v, ("",))),
+        ("vllm_wsl_runtime_overhead", lambda n, v: check_wsl_size(n, v, ())),
+        ("vllm_wsl_wslconfig_settings", check_ini_settings),
+        ("vllm_wsl_conf_settings", check_ini_settings),
+    ]
+    for name, check in checks:
+        if name in values:
+            errors.extend(check(name, values[name]))
+    return errors
+
+
 def validate_inputs(values, model_source_exists=None):
     """Validate the public inputs of the service and model roles (install/python: the planner).
 
@@ -161,6 +239,7 @@ def validate_inputs(values, model_source_exists=None):
     for name, check in checks:
         if name in values:
             errors.extend(check(name, values[name]))
+    errors.extend(check_wsl_inputs(values))
     if "vllm_model_source" in values:
         errors.extend(check_model_source("vllm_model_source", values["vllm_model_source"],
                                          model_source_exists))
