@@ -330,6 +330,16 @@ class Progress(object):
             self.report(self.done, self.total, self.current)
 
 
+def default_name(src):
+    """The copy's folder name: ``org--name`` for a Hugging Face cache (repo or snapshot), else the
+    folder's own name."""
+    parts = os.path.abspath(src).rstrip("/").split("/")
+    for part in reversed(parts):
+        if part.startswith("models--"):
+            return part[len("models--"):]
+    return parts[-1]
+
+
 def plan(src, store, name):
     """Paths of one relocation (no I/O beyond resolving the source)."""
     source = resolve_source(src)

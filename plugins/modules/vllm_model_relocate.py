@@ -23,7 +23,10 @@ description:
 options:
   src: {description: The model folder (or Hugging Face cache repo)., type: path, required: true}
   store: {description: The model store on the native filesystem., type: path, required: true}
-  name: {description: Folder name of the copy in the store., type: str, required: true}
+  name:
+    description: Folder name of the copy in the store; empty - C(org--name) for a Hugging Face cache, else the folder's name.
+    type: str
+    default: ""
   mode:
     description: C(copy) keeps the source; C(move) removes it after the copy is verified.
     type: str
@@ -82,6 +85,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.vllm_relocate import (
     MANIFEST,
     RelocateError,
+    default_name,
     human,
     parse_mounts,
     relocate,
@@ -112,7 +116,7 @@ def main():
         argument_spec=dict(
             src=dict(type="path", required=True),
             store=dict(type="path", required=True),
-            name=dict(type="str", required=True),
+            name=dict(type="str", default=""),
             mode=dict(type="str", choices=["copy", "move"], default="copy"),
             verify=dict(type="str", choices=["quick", "full"], default="quick"),
             fstypes=dict(type="list", elements="str", default=["9p", "drvfs", "v9fs"]),
@@ -127,7 +131,8 @@ def main():
     with open("/proc/self/mounts") as handle:
         mounts = parse_mounts(handle.read())
     on_windows, mount = windows_drive(src, mounts, params["fstypes"])
-    target = os.path.join(params["store"], params["name"])
+    name = params["name"] or default_name(params["src"])
+    target = os.path.join(params["store"], name)
     base = dict(on_windows_drive=on_windows, mount=mount or {}, copied_files=0, copied_bytes=0, reused_files=0,
                 verified_files=0, total_bytes=0, manifest=os.path.join(target, MANIFEST), removed_source=False,
                 elapsed_s=0.0)
@@ -139,7 +144,7 @@ def main():
     progress = progress_writer(params["progress_file"], started)
     dry = params["probe"] or module.check_mode
     try:
-        result = relocate(src, params["store"], params["name"], mode=params["mode"], verify=params["verify"],
+        result = relocate(src, params["store"], name, mode=params["mode"], verify=params["verify"],
                           check_mode=dry, progress=progress)
     except RelocateError as exc:
         _write_line(params["progress_file"], "failed: %s" % exc)

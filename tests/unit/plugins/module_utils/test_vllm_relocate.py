@@ -368,3 +368,12 @@ def test_full_target_while_copying(tmp_path, tiny_fs):
     result = r.relocate(src, bigger, "m")
     assert result["reused_files"] == 1 and result["copied_files"] == 1
     assert tree(os.path.join(bigger, "m")) == before
+
+
+@pytest.mark.parametrize("src,name", [
+    ("/mnt/c/models/Qwen3-8B", "Qwen3-8B"), ("/mnt/c/models/Qwen3-8B/", "Qwen3-8B"),
+    ("/mnt/c/hf/hub/models--Qwen--Qwen3-8B", "Qwen--Qwen3-8B"),
+    ("/mnt/c/hf/hub/models--Qwen--Qwen3-8B/snapshots/abc123", "Qwen--Qwen3-8B"),
+])
+def test_default_name(src, name):
+    assert r.default_name(src) == name
