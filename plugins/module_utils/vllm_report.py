@@ -23,7 +23,8 @@ Inputs
 A host's status
 ---------------
 ``ready``        the server answers on the release this run tried
-``rolled back``  the new release failed its gate and the previous one serves again
+``rolled back``  the new release failed its gate and the previous one serves again (whatever
+                 ``ready`` says: the fact may call the host not ready on the release it tried)
 ``not ready``    a result that is not ready (the doctor's diagnosis says why)
 ``failed``       failed before it had a result (preflight, install...) or failed after it
 ``unreachable``  Ansible could not reach it
@@ -107,15 +108,14 @@ def diagnosis_text(diagnosis):
 def _status(host, result, failure, seen, check_mode, require_gate):
     if result is not None:
         ready = _truthy(result.get("ready"))
-        rolled_back = _truthy(result.get("rolled_back"))
-        if check_mode or not require_gate:
-            if failure:
-                return FAILED
-            return READY if ready and not rolled_back else CHECKED
-        if ready and rolled_back:
+        if _truthy(result.get("rolled_back")):
+            # the release this run tried failed its gate; the previous one serves again
             return ROLLED_BACK
         if ready:
             return FAILED if failure else READY
+        if (check_mode or not require_gate) and not result.get("diagnosis"):
+            # nothing was started or probed: not ready is not a finding
+            return FAILED if failure else CHECKED
         return NOT_READY
     if failure:
         return UNREACHABLE if failure.get("unreachable") else FAILED
@@ -139,7 +139,8 @@ def _why(status, result, failure):
     if diagnosis_text(diagnosis):
         parts.append(diagnosis_text(diagnosis))
     elif failure:
-        parts.append("%s: %s" % (failure.get("task") or "?", _one_line(failure.get("message"))))
+        message = _one_line(failure.get("message"))
+        parts.append("%s: %s" % (failure["task"], message) if failure.get("task") else message)
     elif status == NOT_REACHED:
         parts.append("the run stopped before this host's batch")
     elif status == NO_RESULT:
@@ -197,6 +198,18 @@ def build_report(hosts, results, failures=None, seen=None, check_mode=False, req
         "counts": counts,
         "ok": bool(rows) and all(row["status"] in good for row in rows),
     }
+
+
+def gate_in_run(tags=None, skip_tags=None, gate_tags=("service",)):
+    """Whether this run's ``--tags``/``--skip-tags`` leave the readiness gate (the service role,
+    tagged ``service`` in playbooks/provision.yml) in. Each argument: a list of comma-separated
+    strings, as given on the command line."""
+    def split(values):
+        return set(t.strip() for v in (values or []) for t in str(v).split(",") if t.strip())
+    tags, skip_tags = split(tags), split(skip_tags)
+    if skip_tags & set(gate_tags):
+        return False
+    return not tags or bool(tags & (set(gate_tags) | {"all"}))
 
 
 def exit_status(report, run_rc=0):
@@ -358,16 +371,30 @@ def failure_message(res):
     return _one_line(msg or _text(res.get("module_stdout")) or "failed without a message")
 
 
+def diff_lines(event):
+    """The diff a finished task printed (``--diff``), colour codes out; [] when it has none."""
+    data = event.get("event_data") or {}
+    res = data.get("res") if isinstance(data.get("res"), dict) else {}
+    if event.get("event") not in FINISHED or not res.get("diff"):
+        return []
+    lines = [_ANSI_RE.sub("", line).rstrip() for line in _text(event.get("stdout")).replace("\r", "").split("\n")]
+    host = data.get("host")
+    # the status line itself ("changed: [host]") is already the progress line
+    return [line for line in lines if line and not (host and line.endswith("[%s]" % host))]
+
+
 class EventCollector(object):
     """Follows a run's ansible-runner events: progress lines, results, failures, summaries.
 
     ``totals``: ``{host: tasks expected}`` (see :func:`task_totals`); a host that runs more (tasks
-    from included files) has its total raised to what it ran. ``skip_patterns``: plays whose host
+    from included files) has its total raised to what it ran. ``host_width``: host names are
+    padded to it so that the columns of the progress lines line up. ``skip_patterns``: plays whose host
     pattern is one of these (the controller's own plays) give progress lines but no host state.
     """
 
-    def __init__(self, totals=None, skip_patterns=("localhost",), summary_role="vllm_summary"):
+    def __init__(self, totals=None, skip_patterns=("localhost",), summary_role="vllm_summary", host_width=0):
         self.totals = dict(totals or {})
+        self.host_width = host_width
         self.skip_patterns = tuple(skip_patterns)
         self.summary_role = summary_role
         self.done = {}
@@ -401,7 +428,8 @@ class EventCollector(object):
         count = self.done[host] = self.done.get(host, 0) + 1
         total = self.totals[host] = max(self.totals.get(host, 0), count)
         duration = data.get("duration")
-        line = "[%d/%d] %s  %-11s %s" % (count, total, host, word, _one_line(data.get("task"), 120))
+        line = "[%d/%d] %s  %-11s %s" % (count, total, host.ljust(self.host_width), word,
+                                         _one_line(data.get("task"), 120))
         if isinstance(duration, (int, float)):
             line += " (%.1fs)" % duration
         if word in ("failed", "unreachable"):
@@ -414,7 +442,10 @@ class EventCollector(object):
         if isinstance(facts, dict) and isinstance(facts.get(RESULT_FACT), dict):
             self.results[host] = dict(facts[RESULT_FACT])
         if word in ("failed", "unreachable"):
-            self.failures[host] = {"task": _one_line(data.get("task"), 200), "message": failure_message(res),
+            task = _one_line(data.get("task"), 200)
+            if data.get("role") and not task.startswith("%s : " % data["role"]):
+                task = "%s : %s" % (data["role"], task)
+            self.failures[host] = {"task": task, "message": failure_message(res),
                                    "unreachable": word == "unreachable"}
         if (word == "ok" and data.get("role") == self.summary_role and data.get("task_action") in
                 ("ansible.builtin.debug", "debug") and res.get("msg")):
