@@ -18,6 +18,8 @@ description:
   - C(vllm_lock_drift) compares a venv's C(uv pip freeze) with the release's lock file.
   - C(vllm_help_facts) parses the installed vLLM's C(--help=all) (version and options).
   - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
+  - C(vllm_wheelhouse_jobs) groups hosts by lock file and wheel target (one C(pip download) each);
+    C(vllm_pip_source_args) turns the install's package sources into pip options.
 """
 
 _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
@@ -29,6 +31,7 @@ import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_validate  # noqa: E402  pylint: disable=wrong-import-position
+import vllm_wheelhouse  # noqa: E402  pylint: disable=wrong-import-position
 
 try:
     from ansible.errors import AnsibleFilterError
@@ -109,6 +112,15 @@ def vllm_check_options(options, help_text, advice=None):
     return vllm_flags.check_options(dict(options or {}), facts, _advice_table(advice))
 
 
+def vllm_wheelhouse_jobs(hosts):
+    """One ``pip download`` per lock file and wheel target (vllm_wheelhouse.download_jobs); facts
+    that name no usable target fail the task with the host's name."""
+    try:
+        return vllm_wheelhouse.download_jobs(list(hosts or []))
+    except vllm_wheelhouse.WheelhouseError as err:
+        raise AnsibleFilterError("vllm_wheelhouse_jobs: %s" % err)
+
+
 class FilterModule(object):
     def filters(self):
         return {
@@ -124,4 +136,6 @@ class FilterModule(object):
             "vllm_option_lines": vllm_options.option_lines,
             "vllm_help_facts": vllm_help_facts,
             "vllm_check_options": vllm_check_options,
+            "vllm_wheelhouse_jobs": vllm_wheelhouse_jobs,
+            "vllm_pip_source_args": vllm_wheelhouse.pip_source_args,
         }

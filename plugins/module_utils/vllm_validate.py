@@ -18,6 +18,11 @@ try:
 except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
     from vllm_wslconfig import WslConfigError, parse_size
 
+try:
+    from ansible.module_utils.vllm_wheelhouse import validate as _validate_wheelhouse
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_wheelhouse import validate as _validate_wheelhouse
+
 __metaclass__ = type
 
 BACKENDS = ("auto", "cpu", "cuda")
@@ -214,6 +219,10 @@ def check_wsl_inputs(values):
     return errors
 
 
+# Key of ``values`` holding the inventory's host names (not a variable: context for the checks).
+INVENTORY_HOSTS = "__inventory_hosts"
+
+
 def validate_inputs(values, model_source_exists=None):
     """Validate the public inputs of the service and model roles (install/python: the planner).
 
@@ -243,6 +252,8 @@ def validate_inputs(values, model_source_exists=None):
     if "vllm_model_source" in values:
         errors.extend(check_model_source("vllm_model_source", values["vllm_model_source"],
                                          model_source_exists))
+    # the wheelhouse variables; a mirror host must be in the inventory (INVENTORY_HOSTS)
+    errors.extend(_validate_wheelhouse(values, values.get(INVENTORY_HOSTS)))
     return errors
 
 

@@ -134,10 +134,11 @@ def pip_source_args(index_url="", extra_index_urls=(), find_links=()):
 def download_jobs(hosts):
     """Group the hosts that need wheels: one ``pip download`` per lock file and wheel target.
 
-    ``hosts``: ``[{"host": name, "lock": lock text, "target": wheel_target.py facts}, ...]``.
-    Returns ``[{"sha256", "lock", "tags", "pip_args", "hosts"}, ...]`` sorted by sha256 and
-    target, hosts sorted; a lock shared by hosts with different Pythons yields one job per target
-    (same sha256, so they fill the same folder). Raises :class:`WheelhouseError` naming the host
+    ``hosts``: ``[{"host": name, "lock": lock text, "target": wheel_target.py facts,
+    "sources": pip source options (optional)}, ...]``.
+    Returns ``[{"sha256", "lock", "tags", "sources", "pip_args", "hosts"}, ...]`` sorted by
+    sha256, target and sources, hosts sorted; a lock shared by hosts with different Pythons or
+    package sources yields one job each (same sha256, so they fill the same folder). Raises :class:`WheelhouseError` naming the host
     whose facts are unusable.
     """
     jobs = {}
@@ -151,10 +152,11 @@ def download_jobs(hosts):
         if not lock.strip():
             raise WheelhouseError("%s: the lock file is empty" % name)
         sha = lock_sha256(lock)
+        sources = [str(arg) for arg in entry.get("sources") or ()]
         key = (sha, tags["implementation"], tags["python_version"], tags["abi"],
-               tuple(tags["platforms"]))
-        job = jobs.setdefault(key, {"sha256": sha, "lock": lock, "tags": tags,
-                                    "pip_args": pip_download_args(tags), "hosts": []})
+               tuple(tags["platforms"]), tuple(sources))
+        job = jobs.setdefault(key, {"sha256": sha, "lock": lock, "tags": tags, "sources": sources,
+                                    "pip_args": pip_download_args(tags) + sources, "hosts": []})
         job["hosts"].append(name)
     result = []
     for key in sorted(jobs):

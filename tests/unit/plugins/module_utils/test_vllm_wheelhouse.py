@@ -117,6 +117,16 @@ def test_download_jobs_one_per_lock_and_target():
     assert all(j["lock"] == (LOCK_A if j["sha256"] == sha_a else LOCK_B) for j in jobs)
 
 
+def test_download_jobs_split_by_package_sources_and_append_them():
+    mirror = ["--index-url", "https://mirror/simple"]
+    jobs = vllm_wheelhouse.download_jobs([
+        {"host": "ws-01", "lock": LOCK_B, "target": TARGET_311, "sources": mirror},
+        {"host": "ws-02", "lock": LOCK_B, "target": TARGET_311, "sources": []},
+        {"host": "ws-03", "lock": LOCK_B, "target": TARGET_311, "sources": mirror}])
+    assert [(j["hosts"], j["sources"]) for j in jobs] == [(["ws-02"], []), (["ws-01", "ws-03"], mirror)]
+    assert jobs[1]["pip_args"][-2:] == mirror
+
+
 def test_download_jobs_empty_and_bad_input_name_the_host():
     assert vllm_wheelhouse.download_jobs([]) == []
     with pytest.raises(vllm_wheelhouse.WheelhouseError, match="ws-09: the lock file is empty"):
