@@ -2,7 +2,7 @@
 import os
 import re
 
-from conftest import ROOT
+from vllm_testlib import ROOT
 
 DRIVER = re.compile(r"nvidia-(driver|dkms|kernel|headless)|cuda-drivers|libnvidia-compute|nvidia-utils-\d", re.I)
 

@@ -12,7 +12,9 @@ import textwrap
 import pytest
 
 import vllm_relocate as r
-from conftest import MODULE_UTILS
+from vllm_testlib import ROOT
+
+MODULE_UTILS = os.path.join(ROOT, "plugins", "module_utils")
 
 # Real lines from WSL2 (9p drvfs), WSL1 (drvfs), a Windows drive mounted by hand, and Linux mounts.
 MOUNTS = textwrap.dedent(r"""

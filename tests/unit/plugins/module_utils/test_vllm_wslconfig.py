@@ -6,7 +6,7 @@ import os
 import pytest
 
 import vllm_wslconfig as w
-from conftest import CORPUS, ROOT
+from vllm_testlib import CORPUS, ROOT
 
 GIB = w.GIB
 FILES = sorted(glob.glob(os.path.join(CORPUS, "wslconfig", "*.wslconfig"))
