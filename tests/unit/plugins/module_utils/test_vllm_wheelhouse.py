@@ -182,3 +182,14 @@ def test_wheel_target_script_reports_this_interpreter():
     tags = vllm_wheelhouse.target_tags(facts)
     assert tags["python_version"] == "%d.%d" % sys.version_info[:2]
     assert tags["abi"].startswith("cp%d%d" % sys.version_info[:2])
+
+
+def test_preflight_validation_includes_the_wheelhouse_checks():
+    """vllm_validate.validate_inputs (the preflight) runs these checks, with the inventory's hosts."""
+    import vllm_validate
+    values = {"vllm_install_wheelhouse": "mirror-02", vllm_validate.INVENTORY_HOSTS: ["wsl-box", "mirror-01"]}
+    assert vllm_validate.validate_inputs(values) == [
+        "vllm_install_wheelhouse is 'mirror-02', which is not a host of the inventory; accepted: 'none' "
+        "(each host downloads), 'controller', or the inventory name of a mirror host"]
+    values["vllm_install_wheelhouse"] = "controller"
+    assert vllm_validate.validate_inputs(values) == []

@@ -1,0 +1,39 @@
+"""The wheelhouse filters as tasks call them."""
+import importlib.util
+import os
+
+import pytest
+
+from vllm_testlib import ROOT
+
+
+def _load_filter():
+    """plugins/filter/vllm.py by path (the name ``vllm`` may be the real package elsewhere)."""
+    spec = importlib.util.spec_from_file_location("vllm_filter_wheelhouse_under_test",
+                                                  os.path.join(ROOT, "plugins", "filter", "vllm.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+vllm_filter = _load_filter()
+
+TARGET = {"implementation": "cpython", "version": [3, 11], "machine": "x86_64", "libc": ["glibc", "2.36"]}
+
+
+def test_filters_are_registered():
+    filters = vllm_filter.FilterModule().filters()
+    assert filters["vllm_wheelhouse_jobs"] is vllm_filter.vllm_wheelhouse_jobs
+    assert filters["vllm_pip_source_args"]("", [], ["/opt/wheels"]) == ["--find-links=/opt/wheels"]
+
+
+def test_jobs_from_host_facts():
+    jobs = vllm_filter.vllm_wheelhouse_jobs([{"host": "a", "lock": "idna==3.10\n", "target": TARGET},
+                                             {"host": "b", "lock": "idna==3.10\n", "target": TARGET}])
+    assert len(jobs) == 1 and jobs[0]["hosts"] == ["a", "b"]
+
+
+def test_unusable_facts_fail_the_task_naming_the_host():
+    with pytest.raises(vllm_filter.AnsibleFilterError, match="vllm_wheelhouse_jobs: ws-07: the target's"):
+        vllm_filter.vllm_wheelhouse_jobs([{"host": "ws-07", "lock": "idna==3.10\n",
+                                           "target": dict(TARGET, implementation="graalpy")}])
