@@ -6,7 +6,7 @@ events), the ``vllm_report`` filter (which feeds it hostvars) and the unit tests
 
 Inputs
 ------
-- ``results``: ``{host: vllm_rollout_result}``, the fact the service role sets on every host that
+- ``results``: ``{host: vllm_service_rollout}``, the fact the service role sets on every host that
   reaches the end of the role or fails its readiness gate::
 
       {host, ready, release, attempted_release, previous_release, rolled_back, backend,
@@ -53,7 +53,7 @@ CHECKED = "checked"
 NO_RESULT = "no result"
 STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT)
 
-RESULT_FACT = "vllm_rollout_result"
+RESULT_FACT = "vllm_service_rollout"
 RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "backend",
                  "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis")
 TABLE_COLUMNS = (("HOST", "host"), ("STATUS", "status"), ("RELEASE", "release"), ("BACKEND", "backend"),
@@ -372,15 +372,12 @@ def failure_message(res):
 
 
 def diff_lines(event):
-    """The diff a finished task printed (``--diff``), colour codes out; [] when it has none."""
-    data = event.get("event_data") or {}
-    res = data.get("res") if isinstance(data.get("res"), dict) else {}
-    if event.get("event") not in FINISHED or not res.get("diff"):
+    """The diff a task printed (``--diff``: ansible-runner sends it as its own
+    ``runner_on_file_diff`` event, before the task's result), colour codes out; [] otherwise."""
+    if event.get("event") != "runner_on_file_diff":
         return []
-    lines = [_ANSI_RE.sub("", line).rstrip() for line in _text(event.get("stdout")).replace("\r", "").split("\n")]
-    host = data.get("host")
-    # the status line itself ("changed: [host]") is already the progress line
-    return [line for line in lines if line and not (host and line.endswith("[%s]" % host))]
+    text = _text(event.get("stdout")).replace("\r", "")
+    return [_ANSI_RE.sub("", line).rstrip() for line in text.split("\n") if line.strip()]
 
 
 class EventCollector(object):

@@ -125,6 +125,26 @@ def test_tags_without_the_gate_count_hosts_that_went_through():
     assert strict["hosts"][0]["status"] == R.NO_RESULT and not strict["ok"]
 
 
+def test_check_mode_gate_that_found_a_cause_is_not_ready():
+    # the gate is read-only and runs in check mode against a running server
+    results = {"a": result("a", ready=False, diagnosis=PORT_DIAG)}
+    report = R.build_report(["a"], results, {}, seen={"a"}, check_mode=True)
+    assert report["hosts"][0]["status"] == R.NOT_READY and not report["ok"]
+
+
+@pytest.mark.parametrize("tags, skip_tags, expected", [
+    (None, None, True),
+    (["install"], None, False),
+    (["install,service"], None, True),
+    (["python", "all"], None, True),
+    (None, ["summary"], True),
+    (None, ["model,service"], False),
+    (["service"], ["service"], False),
+])
+def test_gate_in_run(tags, skip_tags, expected):
+    assert R.gate_in_run(tags, skip_tags) is expected
+
+
 def test_hostvars_only_report_without_failures_or_seen():
     report = R.build_report(["a", "b"], {"a": result("a")})
     rows = dict((row["host"], row) for row in report["hosts"])
@@ -297,3 +317,34 @@ def test_changed_ignored_censored_and_summary_events():
 ])
 def test_failure_message(res, expected):
     assert R.failure_message(res) == expected
+
+
+def test_diff_lines_from_a_real_file_diff_event():
+    event = {"event": "runner_on_file_diff", "counter": 8,
+             "stdout": "--- before\r\n+++ after: ./ws-1.release\r\n@@ -0,0 +1 @@\r\n\x1b[0;32m+rel-2\x1b[0m",
+             "event_data": {"host": "ws-1", "task": "Write a file", "diff": [
+                 {"before": "", "after_header": "./ws-1.release", "after": "rel-2\n"}]}}
+    assert R.diff_lines(event) == ["--- before", "+++ after: ./ws-1.release", "@@ -0,0 +1 @@", "+rel-2"]
+    assert R.diff_lines({"event": "runner_on_ok", "stdout": "changed: [ws-1]"}) == []
+
+
+def test_failures_inside_a_role_name_the_role():
+    collector = R.EventCollector(host_width=8)
+    line = collector.feed({"event": "runner_on_failed", "event_data": {
+        "host": "ws-1", "task": "Validate inputs before anything changes", "role": "vllm_preflight",
+        "play_pattern": "vllm_hosts", "res": {"msg": "vllm_service_port is 70000"}, "duration": 0.04}})
+    assert line == ("[1/1] ws-1      failed      Validate inputs before anything changes (0.0s): "
+                    "vllm_service_port is 70000")
+    assert collector.failures["ws-1"]["task"] == "vllm_preflight : Validate inputs before anything changes"
+
+
+def test_a_rolled_back_host_whose_fact_says_not_ready():
+    # the service role may call the host not ready (on the release it tried) and rolled back
+    res = result("a", ready=False, release="rel-1", attempted="rel-2", previous="rel-1", rolled_back=True,
+                 diagnosis={"category": "model_files", "evidence": "Head size 24 is not supported", "fix": "x"})
+    report = R.build_report(["a"], {"a": res}, {"a": {"task": "vllm_service : Fail after the rollback",
+                                                      "message": "rolled back", "unreachable": False}}, seen={"a"})
+    row = report["hosts"][0]
+    assert row["status"] == R.ROLLED_BACK and row["ready"] is False and row["rolled_back"] is True
+    assert row["why"] == "rel-2 failed; back on rel-1; model_files: Head size 24 is not supported"
+    assert report["counts"]["rolled_back"] == 1 and R.exit_status(report) == 1
