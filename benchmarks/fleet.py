@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Fleet benchmarks: ratios between site.yml runs measured in the same session, never bare times.
+
+Uses the three containers of the Molecule `fleet` scenario (created here, destroyed at the end)
+and the repository's own site.yml, exactly as users run it:
+
+  first      first install on fleet-1 (warm shared uv cache, .cache/uv)
+  noop       the same run again on fleet-1: nothing to do
+  rebuild    a forced fresh release on fleet-1 (vllm_python_rebuild=true), wheel cache warm
+  fresh      first install on fleet-2 with an empty uv cache: every wheel fetched again
+             (from PyPI and the local find-links folder)
+  single     a rebuild rollout on fleet-2 alone
+  fleet      a rebuild rollout on fleet-1..3 in the default batches (canary, then the rest);
+             fleet-3 is installed (untimed) before it
+
+Ratios reported: noop/first, rebuild/fresh, fleet/single. Run from the repository root after
+scripts/bootstrap, scripts/setup-podman and scripts/build-image (scripts/test does those):
+
+  .venv/bin/python benchmarks/fleet.py [--json FILE] [--keep]
+
+Takes 20-30 minutes on a 2-core machine; needs PyPI for the `fresh` step.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIO = "fleet"
+
+
+def env():
+    """The environment scripts/test gives Molecule (podman settings, the venv first on PATH)."""
+    out = subprocess.run(["bash", "-c", "source scripts/lib/podman-env.sh >/dev/null && env -0"],
+                         cwd=ROOT, check=True, stdout=subprocess.PIPE).stdout
+    result = dict(item.split("=", 1) for item in out.decode().split("\0") if "=" in item)
+    result["PATH"] = os.path.join(ROOT, ".venv", "bin") + os.pathsep + result.get("PATH", "")
+    return result
+
+
+def molecule(action, environ):
+    subprocess.run([os.path.join(ROOT, ".venv", "bin", "molecule"), action, "-s", SCENARIO],
+                   cwd=ROOT, env=environ, check=True)
+
+
+def inventory(environ):
+    """Molecule's generated inventory for the scenario (after `molecule create`)."""
+    cache = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    path = os.path.join(cache, "molecule", os.path.basename(ROOT), SCENARIO, "inventory")
+    if not os.path.isdir(path):
+        raise SystemExit("no Molecule inventory at %s after `molecule create`" % path)
+    return path
+
+
+def playbook(environ, inv, limit, extra=None, label=""):
+    """Run site.yml against the scenario's containers; return seconds taken."""
+    argv = [os.path.join(ROOT, ".venv", "bin", "ansible-playbook"), "-i", inv, "-l", limit,
+            os.path.join(ROOT, "site.yml"),
+            "-e", json.dumps({"vllm_install_backend": "cpu", "vllm_install_plan_indexes": False,
+                              "vllm_install_find_links": ["/opt/vllm-find-links"],
+                              "vllm_service_ready_timeout": 900, **(extra or {})})]
+    log = os.path.join(ROOT, ".artifacts", "benchmarks", "fleet-%s.log" % label)
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    start = time.monotonic()
+    with open(log, "w", encoding="utf-8") as handle:
+        proc = subprocess.run(argv, cwd=ROOT, env=environ, stdout=handle, stderr=subprocess.STDOUT)
+    took = time.monotonic() - start
+    print("%-8s %-22s %7.1f s  rc=%d  (log %s)" % (label, limit, took, proc.returncode,
+                                                 os.path.relpath(log, ROOT)), flush=True)
+    if proc.returncode != 0:
+        raise SystemExit("%s failed; see %s" % (label, log))
+    return took
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--json", help="also write the figures as JSON to this file")
+    parser.add_argument("--keep", action="store_true", help="leave the containers running")
+    args = parser.parse_args(argv)
+    environ = env()
+    molecule("destroy", environ)
+    molecule("create", environ)
+    try:
+        inv = inventory(environ)
+        times = {}
+        times["first"] = playbook(environ, inv, "fleet-1", label="first")
+        times["noop"] = playbook(environ, inv, "fleet-1", label="noop")
+        times["rebuild"] = playbook(environ, inv, "fleet-1", {"vllm_python_rebuild": True}, label="rebuild")
+        times["fresh"] = playbook(environ, inv, "fleet-2",
+                                  {"vllm_install_cache_dir": "/var/cache/vllm-provision/cold-uv"}, label="fresh")
+        playbook(environ, inv, "fleet-3", label="setup")
+        times["single"] = playbook(environ, inv, "fleet-2", {"vllm_python_rebuild": True}, label="single")
+        times["fleet"] = playbook(environ, inv, "fleet-1,fleet-2,fleet-3", {"vllm_python_rebuild": True},
+                                  label="fleet")
+    finally:
+        if not args.keep:
+            molecule("destroy", environ)
+    ratios = {
+        "noop_vs_first": times["noop"] / times["first"],
+        "rebuild_warm_vs_fresh_install": times["rebuild"] / times["fresh"],
+        "three_host_rollout_vs_single_host": times["fleet"] / times["single"],
+    }
+    print("\nratios (same session; lower is faster):")
+    for name, value in ratios.items():
+        print("  %-36s %.2f" % (name, value))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as handle:
+            json.dump({"ratios": ratios, "seconds": times}, handle, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

