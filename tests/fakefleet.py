@@ -26,6 +26,9 @@ RESULT = """\
           url: http://127.0.0.1:8000/v1
           model: tiny
           diagnosis: %(diagnosis)s
+          previous_ready: %(rolled_back)s
+          stage: "{{ '' if fake_outcome == 'ready' else 'completion' }}"
+          detail: "{{ '' if fake_outcome == 'ready' else 'no tokens in the completion' }}"
 """
 
 DIAGNOSIS = """

@@ -25,7 +25,7 @@ description:
   - At the end of the run, also when Ansible stopped it early, prints a table of every targeted host
     (ready, rolled back, not ready with the doctor's diagnosis, failed with the task and its message,
     unreachable, not reached) and writes the same report as JSON.
-  - A host's release, versions and diagnosis come from its C(vllm_rollout_result) fact.
+  - A host's release, versions and diagnosis come from its C(vllm_service_rollout) fact.
 requirements:
   - enabled in ansible.cfg (C(callbacks_enabled = vllm_report), C(callback_plugins = plugins/callback))
 options:

@@ -54,8 +54,9 @@ NO_RESULT = "no result"
 STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT)
 
 RESULT_FACT = "vllm_service_rollout"
-RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "backend",
-                 "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis")
+RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "previous_ready",
+                 "backend", "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis",
+                 "stage", "detail")
 TABLE_COLUMNS = (("HOST", "host"), ("STATUS", "status"), ("RELEASE", "release"), ("BACKEND", "backend"),
                  ("VLLM", "vllm_version"), ("TORCH", "torch_version"), ("WHY", "why"))
 WHY_WIDTH = 60
@@ -132,12 +133,15 @@ def _why(status, result, failure):
         return ""
     parts = []
     if status == ROLLED_BACK and result:
-        parts.append("%s failed; back on %s" % (result.get("attempted_release") or "the new release",
-                                                result.get("release") or result.get("previous_release")
-                                                or "the previous release"))
+        parts.append("%s failed; back on %s%s" % (
+            result.get("attempted_release") or "the new release",
+            result.get("release") or result.get("previous_release") or "the previous release",
+            ", which does NOT answer either" if result.get("previous_ready") is False else ""))
     diagnosis = (result or {}).get("diagnosis")
     if diagnosis_text(diagnosis):
         parts.append(diagnosis_text(diagnosis))
+    elif result and result.get("stage") and not _truthy(result.get("ready")):
+        parts.append(_one_line("stage %s: %s" % (result["stage"], _text(result.get("detail")))))
     elif failure:
         message = _one_line(failure.get("message"))
         parts.append("%s: %s" % (failure["task"], message) if failure.get("task") else message)
@@ -257,8 +261,12 @@ def render_table(report, why_width=WHY_WIDTH):
             continue
         details.append("%s (%s):" % (row["host"], row["status"]))
         if row["status"] == ROLLED_BACK:
-            details.append("  tried %s, serving %s again" % (row.get("attempted_release") or "?",
-                                                             row.get("release") or row.get("previous_release") or "?"))
+            details.append("  tried %s, back on %s: %s" % (
+                row.get("attempted_release") or "?", row.get("release") or row.get("previous_release") or "?",
+                "it does NOT answer either" if row.get("previous_ready") is False else "it answers again"
+                if row.get("previous_ready") else "serving it again"))
+        if row.get("stage") and row["status"] in (NOT_READY, ROLLED_BACK):
+            details.append("  gate: stage %s: %s" % (row["stage"], _one_line(row.get("detail"))))
         diagnosis = row.get("diagnosis")
         if isinstance(diagnosis, dict) and diagnosis.get("category"):
             details.append("  cause: %s%s" % (diagnosis["category"], (" - " + _one_line(diagnosis["summary"]))
@@ -360,7 +368,8 @@ def failure_message(res):
         return _one_line(res)
     if res.get("censored"):
         return _one_line(res["censored"])
-    msg = _text(res.get("msg")).strip()
+    msg = res.get("msg")
+    msg = (" ".join(_text(m) for m in msg) if isinstance(msg, (list, tuple)) else _text(msg)).strip()
     extra = _text(res.get("stderr")).strip() or _text(res.get("module_stderr")).strip()
     if not msg and isinstance(res.get("results"), list):
         failed = [r for r in res["results"] if isinstance(r, dict) and r.get("failed")]

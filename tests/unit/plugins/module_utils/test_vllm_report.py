@@ -348,3 +348,27 @@ def test_a_rolled_back_host_whose_fact_says_not_ready():
     assert row["status"] == R.ROLLED_BACK and row["ready"] is False and row["rolled_back"] is True
     assert row["why"] == "rel-2 failed; back on rel-1; model_files: Head size 24 is not supported"
     assert report["counts"]["rolled_back"] == 1 and R.exit_status(report) == 1
+
+
+def test_rollback_whose_previous_release_does_not_answer_and_gate_stage():
+    # the shape vllm_service's rollback records: previous_ready, stage and detail beside the rest
+    res = result("a", ready=False, release="rel-1", attempted="rel-2", previous="rel-1", rolled_back=True)
+    res.update(previous_ready=False, stage="completion", detail="HTTP 500 from /v1/completions")
+    report = R.build_report(["a"], {"a": res}, {}, seen={"a"})
+    row = report["hosts"][0]
+    assert row["status"] == R.ROLLED_BACK and row["previous_ready"] is False
+    assert row["why"] == ("rel-2 failed; back on rel-1, which does NOT answer either; "
+                          "stage completion: HTTP 500 from /v1/completions")
+    lines = R.render_table(report)
+    assert "  tried rel-2, back on rel-1: it does NOT answer either" in lines
+    assert "  gate: stage completion: HTTP 500 from /v1/completions" in lines
+    res.update(previous_ready=True)
+    lines = R.render_table(R.build_report(["a"], {"a": res}, {}, seen={"a"}))
+    assert "  tried rel-2, back on rel-1: it answers again" in lines
+
+
+def test_failure_message_from_a_list_msg():
+    # ansible.builtin.fail with a list as msg (the service role's rollback does this)
+    res = {"msg": ["vLLM is not ready at stage 'completion'", "Rolled back to release rel-1: it answers again"]}
+    assert R.failure_message(res) == ("vLLM is not ready at stage 'completion' "
+                                      "Rolled back to release rel-1: it answers again")
