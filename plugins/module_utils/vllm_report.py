@@ -32,7 +32,9 @@ A host's status
                  a batch failed)
 ``checked``      check mode, or a run whose tags leave the readiness gate out: it went through
                  without failing, nothing was proven about the server
-``no result``    (hostvars only) no rollout result and nothing says why
+``no result``    no rollout result and no failure: the run ended before the host finished its
+                 service role (with max_fail_percentage, another host's failure stops the whole
+                 batch where it stands), or its tags left the role out
 
 Exit status: 0 when every targeted host is ``ready`` (in check mode or when tags leave the gate
 out: when none failed), else 1. See :func:`exit_status`.
@@ -148,7 +150,7 @@ def _why(status, result, failure):
     elif status == NOT_REACHED:
         parts.append("the run stopped before this host's batch")
     elif status == NO_RESULT:
-        parts.append("no rollout result: it failed or stopped before its readiness gate")
+        parts.append("no rollout result: the run ended before this host finished its service role")
     elif status == NOT_READY:
         parts.append("not ready and no diagnosis")
     return "; ".join(parts)

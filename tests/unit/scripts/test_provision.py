@@ -263,3 +263,15 @@ def test_end_to_end_usage_errors(tmp_path):
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
     assert proc.returncode == 2
     assert "provision: " in proc.stderr
+
+
+def test_end_to_end_a_failure_stops_its_batch_mates_where_they_stand(tmp_path):
+    # ansible-core 2.19, max_fail_percentage 0: when c fails, b (same batch) runs no further task.
+    # b recorded its result inside the gate's block, so the report still knows it is ready; its
+    # summary (a later role) never ran.
+    proc, report = provision(tmp_path, "-e", '{"vllm_rollout_serial": [1, 2], "vllm_rollout_max_fail_percentage": 0}',
+                             hosts={"a": "ready", "b": "ready", "c": "not_ready"})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert statuses(report) == {"a": "ready", "b": "ready", "c": "not ready"}
+    assert "== a ==" in proc.stdout and "== b ==" not in proc.stdout
+    assert not any(line.startswith("[6/6] b ") for line in proc.stdout.splitlines())
