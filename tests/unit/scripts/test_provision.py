@@ -85,8 +85,12 @@ def replay(monkeypatch, tmp_path, stream, rc, status="failed", listing=None):
             kwargs["event_handler"](event)
         artifact_dir = tmp_path / "artifacts" / "run1"
         artifact_dir.mkdir(parents=True)
-        (artifact_dir / "command").write_text(json.dumps({"command": ["ansible-playbook"], "cwd": ROOT,
-                                                          "env": {"HF_TOKEN": "hf_secret", "PATH": "/bin"}}))
+        (artifact_dir / "command").write_text(json.dumps({
+            "command": ["ansible-playbook", "-l", "vllm_hosts", "-e", "x=1", "-e", "vllm_report_path=", "site.yml"],
+            "cwd": ROOT, "env": {"HF_TOKEN": "hf_secret", "PATH": "/bin"}}))
+        env_dir = tmp_path / "artifacts" / "runner" / "env"
+        env_dir.mkdir(parents=True)
+        (env_dir / "cmdline").write_text(kwargs["cmdline"])
         return types.SimpleNamespace(rc=rc, status=status, config=types.SimpleNamespace(artifact_dir=str(artifact_dir)))
 
     monkeypatch.setattr(P.ansible_runner, "run", fake_run)
@@ -119,6 +123,19 @@ def test_replayed_run_with_one_failed_host(monkeypatch, tmp_path, capsys):
     # the environment's values do not stay in the runner's artifacts
     command = json.loads((tmp_path / "artifacts" / "run1" / "command").read_text())
     assert command["env"] == ["HF_TOKEN", "PATH"]
+    assert command["command"] == ["ansible-playbook", "-l", "vllm_hosts", "-e", "x=<hidden>", "-e",
+                                  "vllm_report_path=<hidden>", "site.yml"]
+    assert not (tmp_path / "artifacts" / "runner" / "env" / "cmdline").exists()
+
+
+@pytest.mark.parametrize("command, expected", [
+    (["-e", "vllm_service_api_key=s3cret other=1"], ["-e", "vllm_service_api_key=<hidden> other=<hidden>"]),
+    (["--extra-vars", '{"vllm_service_hf_token": "hf_x"}'], ["--extra-vars", "<hidden>"]),
+    (["-e", "@vars/prod.yml", "-l", "a=b"], ["-e", "@vars/prod.yml", "-l", "a=b"]),
+    (["-e", "-e"], ["-e", "<hidden>"]),
+])
+def test_extra_var_values_are_hidden_in_the_kept_command(command, expected):
+    assert P.hide_extra_vars(command) == expected
 
 
 def test_replayed_run_where_every_host_is_ready_exits_zero(monkeypatch, tmp_path, capsys):
