@@ -156,11 +156,14 @@ def check_config(path):
     return config, []
 
 
-def check_architecture(config, supported, trust_remote_code=False, model_impl=None, vllm_label="vLLM"):
+def check_architecture(config, supported, trust_remote_code=False, model_impl=None, vllm_label="vLLM",
+                       transformers_archs=None):
     """``(errors, warnings)`` for the config's architectures against the installed vLLM's list.
 
     ``supported`` is the list the venv's ``ModelRegistry.get_supported_archs()`` printed, or None
     when it is not known yet (check mode on a new host): then only the shape of the config counts.
+    ``transformers_archs``: the model classes the venv's transformers has; vLLM serves those it
+    lacks itself through its Transformers backend, so they are a warning, not a refusal.
     """
     errors, warnings = [], []
     archs = config.get("architectures")
@@ -184,6 +187,12 @@ def check_architecture(config, supported, trust_remote_code=False, model_impl=No
             warnings.append("%s runs the model's own code (trust_remote_code is on)" % ", ".join(archs))
         return errors, warnings
     for arch in unknown:
+        if arch in (transformers_archs or ()):
+            warnings.append("architecture %s has no implementation of its own in the installed %s: it will be "
+                            "served through vLLM's Transformers backend (transformers has the class), usually "
+                            "slower; a newer vLLM (vllm_install_version) may have it natively"
+                            % (arch, vllm_label))
+            continue
         close = difflib.get_close_matches(arch, supported, n=3, cutoff=0.75)
         errors.append("architecture %s is not supported by the installed %s (%d architectures known)%s; "
                       "use a model with a supported architecture, a newer vLLM (vllm_install_version), "
@@ -418,7 +427,8 @@ def check_fit(weights_bytes, backend, host, config, options=None):
     return errors, warnings, numbers
 
 
-def check_model(path, supported_archs=None, backend=None, host=None, options=None, vllm_label="vLLM"):
+def check_model(path, supported_archs=None, backend=None, host=None, options=None, vllm_label="vLLM",
+                transformers_archs=None):
     """Run every check on a model folder. Returns ``{"ok", "errors", "warnings", "facts"}``.
 
     ``supported_archs``: the installed vLLM's architectures (None: unknown, not checked);
@@ -440,7 +450,7 @@ def check_model(path, supported_archs=None, backend=None, host=None, options=Non
         facts["model_type"] = config.get("model_type")
         arch_errors, arch_warnings = check_architecture(
             config, supported_archs, bool(options.get("trust_remote_code")), options.get("model_impl"),
-            vllm_label)
+            vllm_label, transformers_archs)
         errors.extend(arch_errors)
         warnings.extend(arch_warnings)
     errors.extend(check_tokenizer(path, files, config or {}, options.get("tokenizer")))

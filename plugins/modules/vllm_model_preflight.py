@@ -21,7 +21,10 @@ description:
 options:
   path: {description: The model folder., type: path, required: true}
   archs_file:
-    description: JSON list of the architectures the installed vLLM supports; missing means not checked.
+    description:
+      - JSON written by the release venv - C({"vllm": [...], "transformers": [...]}) - the architectures
+        the installed vLLM implements and the model classes its transformers has (served through
+        vLLM's Transformers backend); a plain list is vLLM's alone. Missing means not checked.
     type: path
   vllm_label: {description: How to name the installed vLLM in messages., type: str, default: vLLM}
   backend: {description: C(cuda) or C(cpu); empty skips the size check., type: str, default: ""}
@@ -60,12 +63,14 @@ from ansible.module_utils.vllm_model_check import check_model
 
 
 def read_archs(path):
-    """The installed vLLM's architectures, or None when the list is not there (yet)."""
+    """``(vllm's architectures, transformers' model classes)``; None for what is not there (yet)."""
     if not path or not os.path.isfile(path):
-        return None
+        return None, None
     with open(path, encoding="utf-8") as handle:
         archs = json.load(handle)
-    return sorted(archs) if isinstance(archs, list) and archs else None
+    if isinstance(archs, dict):
+        return (sorted(archs.get("vllm") or []) or None), (sorted(archs.get("transformers") or []) or None)
+    return (sorted(archs) if isinstance(archs, list) and archs else None), None
 
 
 def main():
@@ -82,11 +87,12 @@ def main():
     )
     p = module.params
     try:
-        archs = read_archs(p["archs_file"])
+        archs, transformers_archs = read_archs(p["archs_file"])
     except (IOError, OSError, ValueError) as err:
         module.fail_json(msg="cannot read the installed vLLM's architecture list %s: %s; delete it and run "
                              "again" % (p["archs_file"], err))
-    result = check_model(p["path"], archs, p["backend"] or None, p["host"], p["options"], p["vllm_label"])
+    result = check_model(p["path"], archs, p["backend"] or None, p["host"], p["options"], p["vllm_label"],
+                         transformers_archs)
     warnings = list(result["warnings"])
     if archs is None:
         warnings.append("the installed vLLM's architecture list is not there yet (check mode on a new host): "

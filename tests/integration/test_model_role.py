@@ -50,7 +50,8 @@ PLAY = """
 def fixture_setup(tmp_path):
     release = tmp_path / "release"
     release.mkdir()
-    (release / "vllm-archs.json").write_text(json.dumps(["LlamaForCausalLM", "Qwen3ForCausalLM"]))
+    (release / "vllm-archs.json").write_text(json.dumps({"vllm": ["LlamaForCausalLM", "Qwen3ForCausalLM"],
+                                                        "transformers": ["LlamaForCausalLM"]}))
     play = tmp_path / "play.yml"
     play.write_text(PLAY % {"python": sys.executable, "venv": os.path.dirname(os.path.dirname(sys.executable)),
                             "release": release, "root": tmp_path / "opt-vllm", "out": tmp_path / "result.json"})

