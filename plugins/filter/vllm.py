@@ -16,6 +16,8 @@ description:
   - C(vllm_model_facts), C(vllm_service_options), C(vllm_service_env) compute the server's options.
   - C(vllm_cli_yaml) and C(vllm_env_file) render them for vLLM's --config and EnvironmentFile=.
   - C(vllm_lock_drift) compares a venv's C(uv pip freeze) with the release's lock file.
+  - C(vllm_venv_problems) lists what a venv's check report shows wrong against the plan.
+  - C(vllm_backup_item) turns a template result with a backup into what a rollback puts back.
   - C(vllm_help_facts) parses the installed vLLM's C(--help=all) (version and options).
   - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
   - C(vllm_wheelhouse_jobs) groups hosts by lock file and wheel target (one C(pip download) each);
@@ -112,6 +114,15 @@ def vllm_check_options(options, help_text, advice=None):
     return vllm_flags.check_options(dict(options or {}), facts, _advice_table(advice))
 
 
+def vllm_backup_item(result):
+    """From a template/copy result that made a backup: what a rollback needs to put it back."""
+    if not isinstance(result, dict) or not result.get("backup_file"):
+        raise AnsibleFilterError("vllm_backup_item: the result has no backup_file: %r" % (result,))
+    return {"dest": result.get("dest") or result.get("path"), "backup": result["backup_file"],
+            "owner": result.get("owner", "root"), "group": result.get("group", "root"),
+            "mode": result.get("mode", "0644")}
+
+
 def vllm_wheelhouse_jobs(hosts):
     """One ``pip download`` per lock file and wheel target (vllm_wheelhouse.download_jobs); facts
     that name no usable target fail the task with the host's name."""
@@ -133,6 +144,8 @@ class FilterModule(object):
             "vllm_cli_yaml": vllm_options.to_cli_yaml,
             "vllm_env_file": vllm_options.to_env_file,
             "vllm_lock_drift": vllm_lock.drift,
+            "vllm_venv_problems": vllm_lock.venv_problems,
+            "vllm_backup_item": vllm_backup_item,
             "vllm_option_lines": vllm_options.option_lines,
             "vllm_help_facts": vllm_help_facts,
             "vllm_check_options": vllm_check_options,

@@ -146,6 +146,46 @@ def check_pattern(name, value, pattern, accepted):
     return []
 
 
+_SERIAL = re.compile(r"^(?:[1-9][0-9]*|(?:[1-9][0-9]?|100)%)$")
+
+
+def check_pattern_serial(name, value):
+    """Ansible's ``serial``: a batch size or a percentage (a list of them works too)."""
+    items = value if isinstance(value, list) and value else [value]
+    for item in items:
+        text = str(item) if isinstance(item, (int, str)) and not isinstance(item, bool) else ""
+        if not _SERIAL.match(text.strip()):
+            return ["%s is %s; accepted: a batch size (1, 5), a percentage (\"25%%\") or a list of them"
+                    % (name, _fmt(value))]
+    return []
+
+
+def check_bool(name, value):
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
+        return []
+    return ["%s is %s; accepted: true or false" % (name, _fmt(value))]
+
+
+def check_int_range(low, high, unit=""):
+    """A check for an integer in [low, high]; strings of digits count (extra vars are strings)."""
+    def check(name, value):
+        number = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str) and value.strip().isdigit():
+            number = int(value.strip())
+        if number is None or not low <= number <= high:
+            return ["%s is %s; accepted: a whole number from %d to %d%s" % (name, _fmt(value), low, high, unit)]
+        return []
+    return check
+
+
+# Key of ``values`` holding the inventory's host names (not a variable: context for the checks).
+INVENTORY_HOSTS = "__inventory_hosts"
+
+
 _FSTYPE = re.compile(r"^[A-Za-z0-9._-]{1,32}$")
 _INI_NAME = re.compile(r"^[A-Za-z0-9_.-]+\.[A-Za-z0-9_-]+$")
 
@@ -219,10 +259,6 @@ def check_wsl_inputs(values):
     return errors
 
 
-# Key of ``values`` holding the inventory's host names (not a variable: context for the checks).
-INVENTORY_HOSTS = "__inventory_hosts"
-
-
 def validate_inputs(values, model_source_exists=None):
     """Validate the public inputs of the service and model roles (install/python: the planner).
 
@@ -241,6 +277,10 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_service_options", check_options),
         ("vllm_service_env", check_env),
         ("vllm_python_root", check_absolute_path),
+        ("vllm_python_rebuild", check_bool),
+        ("vllm_python_keep_releases", check_int_range(2, 100, " (2 or more keeps a release to roll back to)")),
+        ("vllm_rollout_serial", check_pattern_serial),
+        ("vllm_rollout_max_fail_percentage", check_int_range(0, 100, " (percent of a batch)")),
         ("vllm_model_store", check_absolute_path),
         ("vllm_model_revision", check_revision),
         ("vllm_model_hub_endpoint", check_endpoint),

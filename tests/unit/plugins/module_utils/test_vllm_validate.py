@@ -108,3 +108,17 @@ def test_wsl1_is_a_host_problem():
 def test_healthy_host_has_no_problems():
     assert v.host_problems({"space": {"shm": {"free_mib": 12000}},
                             "wsl": {"is_wsl": True, "version": 2}}) == []
+
+
+def test_release_and_rollout_inputs_name_the_variable_and_what_is_accepted():
+    errors = v.validate_inputs({"vllm_python_rebuild": "maybe", "vllm_python_keep_releases": 1,
+                              "vllm_rollout_serial": ["1", "0%"], "vllm_rollout_max_fail_percentage": "150"})
+    assert errors == [
+        "vllm_python_rebuild is 'maybe'; accepted: true or false",
+        "vllm_python_keep_releases is 1; accepted: a whole number from 2 to 100 "
+        "(2 or more keeps a release to roll back to)",
+        "vllm_rollout_serial is ['1', '0%']; accepted: a batch size (1, 5), a percentage (\"25%\") or a list of them",
+        "vllm_rollout_max_fail_percentage is '150'; accepted: a whole number from 0 to 100 (percent of a batch)",
+    ]
+    assert v.validate_inputs({"vllm_python_rebuild": "true", "vllm_python_keep_releases": "3",
+                            "vllm_rollout_serial": [1, "100%"], "vllm_rollout_max_fail_percentage": 0}) == []
