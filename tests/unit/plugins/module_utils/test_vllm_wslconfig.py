@@ -9,8 +9,12 @@ import vllm_wslconfig as w
 from vllm_testlib import CORPUS, ROOT
 
 GIB = w.GIB
-FILES = sorted(glob.glob(os.path.join(CORPUS, "wslconfig", "*.wslconfig"))
-               + glob.glob(os.path.join(ROOT, "tests", "fixtures", "wslconfig", "*.wslconfig")))
+FIXTURES = os.path.join(ROOT, "tests", "fixtures", "wslconfig")
+# the shared corpus's files are also copied into the fixtures (same names): test each name once,
+# so the suite runs the same in a clone without ../shared
+_BY_NAME = {os.path.basename(p): p for p in glob.glob(os.path.join(CORPUS, "wslconfig", "*.wslconfig"))}
+_BY_NAME.update({os.path.basename(p): p for p in glob.glob(os.path.join(FIXTURES, "*.wslconfig"))})
+FILES = sorted(_BY_NAME.values())
 
 # (windows RAM, model size, user memory, user swap): raise memory, add swap, user values
 PLANS = [
@@ -27,8 +31,13 @@ def read(path):
 
 
 def test_there_are_real_files():
-    assert len(FILES) >= 12
-    assert any("shared" in path for path in FILES)
+    assert len(FILES) >= 14
+    names = {os.path.basename(path) for path in FILES}
+    # every file of the shared corpus is among them (the fixtures hold copies)
+    assert {"01_inline_comments_commented_memory_swap128.wslconfig",
+            "05_ms_sample_comments_memory8_processors2_swapfile.wslconfig"} <= names
+    assert set(os.listdir(os.path.join(CORPUS, "wslconfig"))) - {"sources.tsv"} <= names \
+        if os.path.isdir(os.path.join(CORPUS, "wslconfig")) else True
 
 
 def assert_only_lines(before, after, keys):
@@ -84,7 +93,7 @@ def test_edit_changes_only_memory_and_swap(path, plan):
 
 
 def test_ms_sample_raises_memory_in_place():
-    raw = read(os.path.join(CORPUS, "wslconfig", "05_ms_sample_comments_memory8_processors2_swapfile.wslconfig"))
+    raw = read(os.path.join(FIXTURES, "05_ms_sample_comments_memory8_processors2_swapfile.wslconfig"))
     decision = w.plan_memory(32 * GIB, 12 * GIB, "8GB", "8GB")
     result = w.edit(raw, decision["settings"])
     assert result["changed"]
@@ -96,7 +105,7 @@ def test_ms_sample_raises_memory_in_place():
 
 
 def test_inline_comment_and_spacing_kept():
-    raw = read(os.path.join(CORPUS, "wslconfig", "01_inline_comments_commented_memory_swap128.wslconfig"))
+    raw = read(os.path.join(FIXTURES, "01_inline_comments_commented_memory_swap128.wslconfig"))
     result = w.edit(raw, [{"section": "wsl2", "key": "swap", "value": "16GB", "compare": "size"}])
     assert b"swap=16GB              # Set swap size (increase to 8GB, or whatever you need)\n" in result["after"]
     # the commented "# memory=22GB" is a comment, not a value: a new key goes after the last key
