@@ -22,7 +22,7 @@ options:
   path: {description: The model folder., type: path, required: true}
   archs_file:
     description:
-      - JSON written by the release venv - C({"vllm": [...], "transformers": [...]}) - the architectures
+      - JSON written by the release venv, an object with the keys C(vllm) and C(transformers) - the architectures
         the installed vLLM implements and the model classes its transformers has (served through
         vLLM's Transformers backend); a plain list is vLLM's alone. Missing means not checked.
     type: path

@@ -10,7 +10,7 @@ DOCUMENTATION = r"""
 module: vllm_release
 short_description: Choose, switch and prune the side-by-side releases of the vLLM stack
 description:
-  - C(state=select) decides which folder under C(<root>/releases) this run installs into: the
+  - C(state=select) decides which folder under C(<root>/releases) this run installs into, the
     running build of the planned stack when its venv's Python still starts, else another healthy
     build of it, else a fresh folder (C(<id>), C(<id>.1) ...). C(rebuild=true) always picks a
     fresh folder. Changes nothing.
