@@ -17,6 +17,15 @@ def load_module(name):
     return module
 
 
+def load_filter(name="vllm"):
+    """Import plugins/filter/<name>.py by path (the name ``vllm`` may be the real package elsewhere)."""
+    path = os.path.join(ROOT, "plugins", "filter", name + ".py")
+    spec = importlib.util.spec_from_file_location("vllm_test_filter_" + name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def free_port():
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     sock = socket.socket()

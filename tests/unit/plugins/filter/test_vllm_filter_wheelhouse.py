@@ -1,22 +1,11 @@
 """The wheelhouse filters as tasks call them."""
-import importlib.util
-import os
 
 import pytest
 
-from vllm_testlib import ROOT
+from vllm_testlib import load_filter
 
 
-def _load_filter():
-    """plugins/filter/vllm.py by path (the name ``vllm`` may be the real package elsewhere)."""
-    spec = importlib.util.spec_from_file_location("vllm_filter_wheelhouse_under_test",
-                                                  os.path.join(ROOT, "plugins", "filter", "vllm.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-vllm_filter = _load_filter()
+vllm_filter = load_filter()
 
 TARGET = {"implementation": "cpython", "version": [3, 11], "machine": "x86_64", "libc": ["glibc", "2.36"]}
 
