@@ -21,7 +21,8 @@ description:
   - C(vllm_help_facts) parses the installed vLLM's C(--help=all) (version and options).
   - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
   - C(vllm_wheelhouse_jobs) groups hosts by lock file and wheel target (one C(pip download) each);
-    C(vllm_pip_source_args) turns the install's package sources into pip options.
+    C(vllm_pip_source_args) turns the install's package sources into pip options;
+    C(vllm_wheelhouse_missing) lists the job's wheels a host's folder lacks.
 """
 
 _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
@@ -151,4 +152,5 @@ class FilterModule(object):
             "vllm_check_options": vllm_check_options,
             "vllm_wheelhouse_jobs": vllm_wheelhouse_jobs,
             "vllm_pip_source_args": vllm_wheelhouse.pip_source_args,
+            "vllm_wheelhouse_missing": vllm_wheelhouse.missing,
         }

@@ -16,7 +16,10 @@ Pure standard library.
 from __future__ import absolute_import, division, print_function
 
 import hashlib
+import json
+import os
 import re
+import tarfile
 
 __metaclass__ = type
 
@@ -35,6 +38,10 @@ _LEGACY_ARCHES = {
 }
 _VERSION = re.compile(r"^(\d+)\.(\d+)")
 _IMPLEMENTATIONS = {"cpython": "cp", "pypy": "pp"}
+
+
+LOCK_NAME = "requirements.lock"
+_PIP_FILE_LINE = re.compile(r"^\s*(Saved|File was already downloaded)\s+(\S.*?)\s*$", re.M)
 
 
 class WheelhouseError(ValueError):
@@ -209,3 +216,136 @@ def validate(values, inventory_hosts=None):
     if not mode_errors and mode not in (WHEELHOUSE_OFF, WHEELHOUSE_CONTROLLER):
         errors.extend(check_url("vllm_install_wheelhouse_url", values.get("vllm_install_wheelhouse_url")))
     return errors
+
+
+# -- the download's record and the archive hosts receive ------------------------------------------
+# A finished ``pip download`` leaves a marker beside the wheels (``.complete-<key>.json``: the lock's
+# sha256, the pip arguments and every file it resolved with its size). The next run of the same job
+# (a later batch, a retry, the next rollout of the same release) finds the marker and its files
+# unchanged and skips pip, which would otherwise resolve all ~150 files again. The job's files are
+# also packed into one uncompressed tar (wheels are compressed already): a host receives the wheels
+# as one transfer instead of one round trip per file.
+
+def job_key(pip_args):
+    """A short stable name for one job's target and sources (its pip arguments)."""
+    text = json.dumps([str(arg) for arg in pip_args or ()])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def marker_path(folder, key):
+    return os.path.join(folder, ".complete-%s.json" % key)
+
+
+def pip_files(output):
+    """``(saved, all)``: basenames of the files ``pip download`` saved now, and of every file it
+    resolved (saved now or found already downloaded), in the order printed."""
+    saved, every = [], []
+    for verb, path in _PIP_FILE_LINE.findall(output or ""):
+        name = os.path.basename(path)
+        if name not in every:
+            every.append(name)
+        if verb == "Saved" and name not in saved:
+            saved.append(name)
+    return saved, every
+
+
+def manifest(folder, names):
+    """``{name: size}`` of the named files in ``folder``; raises :class:`WheelhouseError` naming
+    a file that is not there."""
+    result = {}
+    for name in names:
+        path = os.path.join(folder, name)
+        try:
+            result[name] = os.path.getsize(path)
+        except OSError:
+            raise WheelhouseError("%s: pip reported it, but it is not in %s" % (name, folder))
+    return result
+
+
+def manifest_sha256(files):
+    text = "".join("%s %d\n" % (name, files[name]) for name in sorted(files))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_marker(folder, key, lock_sha, pip_args):
+    """The job's recorded files when its marker matches this lock and these arguments and every
+    file is still there with its recorded size; else None (the download must run)."""
+    try:
+        with open(marker_path(folder, key), encoding="utf-8") as handle:
+            record = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("lock_sha256") != lock_sha \
+            or record.get("pip_args") != [str(arg) for arg in pip_args or ()]:
+        return None
+    files = record.get("files")
+    if not isinstance(files, dict) or not files:
+        return None
+    for name, size in files.items():
+        try:
+            if os.path.getsize(os.path.join(folder, name)) != size:
+                return None
+        except OSError:
+            return None
+    return files
+
+
+def _atomic_write(path, data):
+    tmp = "%s.tmp-%d" % (path, os.getpid())
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.rename(tmp, path)
+
+
+def write_marker(folder, key, lock_sha, pip_args, files):
+    record = {"lock_sha256": lock_sha, "pip_args": [str(arg) for arg in pip_args or ()],
+              "files": dict(sorted(files.items()))}
+    _atomic_write(marker_path(folder, key), (json.dumps(record, indent=1) + "\n").encode("utf-8"))
+
+
+def archive_name(key, files):
+    return "wheels-%s-%s.tar" % (key, manifest_sha256(files)[:12])
+
+
+def write_archive(folder, key, files):
+    """Pack the job's files into ``<folder>/wheels-<key>-<manifest>.tar`` (once: an archive of the
+    same files is reused) and remove this job's older archives. Returns ``(path, created)``.
+    Members are plain files owned by root, mode 0644, at the archive's top level."""
+    name = archive_name(key, files)
+    path = os.path.join(folder, name)
+    created = False
+    if not os.path.isfile(path):
+        tmp = "%s.tmp-%d" % (path, os.getpid())
+        try:
+            with tarfile.open(tmp, "w", format=tarfile.GNU_FORMAT) as tar:
+                for member in sorted(files):
+                    info = tar.gettarinfo(os.path.join(folder, member), arcname=member)
+                    info.uid = info.gid = 0
+                    info.uname = info.gname = "root"
+                    info.mode = 0o644
+                    with open(os.path.join(folder, member), "rb") as handle:
+                        tar.addfile(info, handle)
+            with open(tmp, "rb+") as handle:
+                os.fsync(handle.fileno())
+            os.rename(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        created = True
+    prefix = "wheels-%s-" % key
+    for other in os.listdir(folder):
+        if other.startswith(prefix) and other.endswith(".tar") and other != name:
+            os.unlink(os.path.join(folder, other))
+    return path, created
+
+
+def missing(files, found):
+    """Names of ``files`` (``{name: size}``) that a host's folder lacks or holds with another
+    size. ``found``: what ``ansible.builtin.find`` returned there (``[{path, size}, ...]``)."""
+    have = {}
+    for entry in found or ():
+        if isinstance(entry, dict) and entry.get("path"):
+            have[os.path.basename(entry["path"])] = entry.get("size")
+    return sorted(name for name, size in (files or {}).items() if have.get(name) != size)

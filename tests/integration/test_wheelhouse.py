@@ -137,11 +137,11 @@ def test_fleet_downloads_each_lock_once_and_installs_without_an_index(tmp_path):
         assert downloads[name]["item"]["hosts"] == [name]
     assert downloads["box-a"]["item"]["sha256"] == downloads["box-b"]["item"]["sha256"] == sha_a
     assert downloads["box-c"]["item"]["sha256"] == sha_b
-    # lock A fetched in the first batch, found complete in the second (nothing saved again)
-    assert downloads["box-a"]["changed"] is True
-    assert downloads["box-b"]["changed"] is False, downloads["box-b"]["stdout"]
-    assert "Saved" not in downloads["box-b"]["stdout"]
-    assert "File was already downloaded" in downloads["box-b"]["stdout"]
+    # lock A fetched in the first batch; the second finds its record and files: pip does not run
+    assert downloads["box-a"]["changed"] is True and downloads["box-a"]["downloaded"] is True
+    assert downloads["box-b"]["changed"] is False and downloads["box-b"]["downloaded"] is False
+    assert downloads["box-b"]["files"] == downloads["box-a"]["files"]
+    assert downloads["box-b"]["archive"] == downloads["box-a"]["archive"]
     argv = downloads["box-a"]["cmd"]
     for arg in ("--no-deps", "--only-binary=:all:", "--python-version", "--abi", "--platform"):
         assert arg in argv
@@ -154,11 +154,17 @@ def test_fleet_downloads_each_lock_once_and_installs_without_an_index(tmp_path):
     assert sorted(p.name for p in (wheelhouse / sha_b).glob("*.whl")) == \
         [w for w in wheels_a if w.startswith("idna")]
 
+    # each job's wheels packed once into one archive, which the hosts received and unpacked
+    assert sorted(p.name for p in (wheelhouse / sha_a).glob("wheels-*.tar")) == \
+        [os.path.basename(downloads["box-a"]["archive"])]
     for name, root in hosts.items():
         sha = sha_a if name != "box-c" else sha_b
         copy = root / "host-wheels" / sha
         assert sorted(p.name for p in copy.glob("*.whl")) == sorted(
             p.name for p in (wheelhouse / sha).glob("*.whl"))
+        assert not list(copy.glob("*.tar"))
+        assert all(oct(p.stat().st_mode & 0o777) == "0o644" and p.stat().st_uid == 0
+                   for p in copy.glob("*.whl"))
         sync = json.loads((out / ("sync-%s.json" % name)).read_text())
         assert sync[-3:] == ["--no-index", "--find-links", str(copy)]
         assert not any(a.startswith(("--index-url", "--extra-index-url")) for a in sync)
@@ -168,13 +174,29 @@ def test_fleet_downloads_each_lock_once_and_installs_without_an_index(tmp_path):
         expected = LOCK_A if name != "box-c" else LOCK_B
         assert vllm_wheelhouse_pins(freeze) == vllm_wheelhouse_pins(expected)
 
-    # a second run (a retry, or the next rollout of the same release) downloads nothing new
+    # a second run (a retry, or the next rollout of the same release) downloads nothing and
+    # sends nothing; a host that lost a wheel gets the archive again
+    lost = next((hosts["box-b"] / "host-wheels" / sha_a).glob("six-*.whl"))
+    lost.unlink()
     again = _run(tmp_path, playbook, inventory)
     assert again.returncode == 0, again.stdout[-6000:]
     for name in hosts:
         result = json.loads((out / ("download-%s.json" % name)).read_text())
-        assert result["results"][0]["changed"] is False
-    assert "Saved " not in again.stdout
+        assert result["results"][0]["changed"] is False and result["results"][0]["downloaded"] is False
+    sent = [line for line in again.stdout.splitlines() if line.startswith(("changed:", "ok:", "skipping:"))
+            and "box-" in line]
+    assert lost.exists()
+    assert again.stdout.count("TASK [vllm_install : Send this host the wheels it lacks") == 3
+    assert "changed: [box-b]" in _task_block(again.stdout, "Send this host the wheels it lacks", 1)
+    for index in (0, 2):
+        assert "skipping:" in _task_block(again.stdout, "Send this host the wheels it lacks", index), sent
+
+
+def _task_block(stdout, task, index):
+    """The output of the index-th run of a task (one per serial batch)."""
+    blocks = stdout.split("TASK [")
+    matching = [block for block in blocks if task in block.split("]", 1)[0]]
+    return matching[index]
 
 
 def vllm_wheelhouse_pins(text):

@@ -193,3 +193,84 @@ def test_preflight_validation_includes_the_wheelhouse_checks():
         "(each host downloads), 'controller', or the inventory name of a mirror host"]
     values["vllm_install_wheelhouse"] = "controller"
     assert vllm_validate.validate_inputs(values) == []
+
+
+# -- the download's record, the archive and what a host lacks ------------------------------------
+PIP_OUT = """Collecting idna==3.10 (from -r /w/requirements.lock (line 1))
+  File was already downloaded /w/idna-3.10-py3-none-any.whl
+Processing /opt/pypi/files/six-1.17.0-py2.py3-none-any.whl (from -r /w/requirements.lock (line 2))
+Saved ./w/six-1.17.0-py2.py3-none-any.whl
+Successfully downloaded idna six
+"""
+
+
+def test_pip_files_reads_saved_and_already_downloaded():
+    saved, every = vllm_wheelhouse.pip_files(PIP_OUT)
+    assert saved == ["six-1.17.0-py2.py3-none-any.whl"]
+    assert every == ["idna-3.10-py3-none-any.whl", "six-1.17.0-py2.py3-none-any.whl"]
+    assert vllm_wheelhouse.pip_files("") == ([], [])
+
+
+def test_job_key_depends_on_the_arguments_only():
+    key = vllm_wheelhouse.job_key(["--no-deps", "--platform", "x"])
+    assert key == vllm_wheelhouse.job_key(("--no-deps", "--platform", "x")) and len(key) == 16
+    assert key != vllm_wheelhouse.job_key(["--no-deps", "--platform", "y"])
+
+
+def _wheels(folder, sizes):
+    folder.mkdir(exist_ok=True)
+    for name, size in sizes.items():
+        (folder / name).write_bytes(b"w" * size)
+    return vllm_wheelhouse.manifest(str(folder), list(sizes))
+
+
+def test_marker_is_trusted_only_while_lock_arguments_and_files_match(tmp_path):
+    files = _wheels(tmp_path, {"a-1-py3-none-any.whl": 10, "b-2-py3-none-any.whl": 20})
+    args, sha = ["--no-deps"], "f" * 64
+    assert vllm_wheelhouse.read_marker(str(tmp_path), "k", sha, args) is None
+    vllm_wheelhouse.write_marker(str(tmp_path), "k", sha, args, files)
+    assert vllm_wheelhouse.read_marker(str(tmp_path), "k", sha, args) == files
+    # another lock, other arguments: not this record
+    assert vllm_wheelhouse.read_marker(str(tmp_path), "k", "e" * 64, args) is None
+    assert vllm_wheelhouse.read_marker(str(tmp_path), "k", sha, ["--no-deps", "--abi", "cp311"]) is None
+    # a file cut short, then a file gone: the download must run again
+    (tmp_path / "a-1-py3-none-any.whl").write_bytes(b"w" * 3)
+    assert vllm_wheelhouse.read_marker(str(tmp_path), "k", sha, args) is None
+    (tmp_path / "a-1-py3-none-any.whl").unlink()
+    assert vllm_wheelhouse.read_marker(str(tmp_path), "k", sha, args) is None
+    (tmp_path / vllm_wheelhouse.marker_path("", "k")).write_text("{not json")
+    assert vllm_wheelhouse.read_marker(str(tmp_path), "k", sha, args) is None
+
+
+def test_manifest_names_a_file_pip_reported_but_did_not_leave(tmp_path):
+    with pytest.raises(vllm_wheelhouse.WheelhouseError, match="gone-1.whl"):
+        vllm_wheelhouse.manifest(str(tmp_path), ["gone-1.whl"])
+
+
+def test_archive_holds_the_jobs_files_as_root_and_is_made_once(tmp_path):
+    import tarfile
+    files = _wheels(tmp_path, {"a-1-py3-none-any.whl": 10, "b-2-py3-none-any.whl": 20})
+    (tmp_path / "other-9-py3-none-any.whl").write_bytes(b"x")  # another target's wheel
+    path, created = vllm_wheelhouse.write_archive(str(tmp_path), "k", files)
+    assert created and os.path.basename(path) == vllm_wheelhouse.archive_name("k", files)
+    with tarfile.open(path) as tar:
+        members = tar.getmembers()
+        assert sorted(m.name for m in members) == sorted(files)
+        assert all(m.uid == 0 and m.mode == 0o644 and m.isfile() for m in members)
+        assert tar.extractfile("b-2-py3-none-any.whl").read() == b"w" * 20
+    assert vllm_wheelhouse.write_archive(str(tmp_path), "k", files) == (path, False)
+    # new files for the job: a new archive, the old one removed; other jobs' archives stay
+    other_job, _ = vllm_wheelhouse.write_archive(str(tmp_path), "z", files)
+    files2 = _wheels(tmp_path, {"a-1-py3-none-any.whl": 10, "c-3-py3-none-any.whl": 5})
+    path2, created2 = vllm_wheelhouse.write_archive(str(tmp_path), "k", files2)
+    assert created2 and path2 != path and not os.path.exists(path) and os.path.exists(other_job)
+    assert not [p for p in os.listdir(tmp_path) if ".tmp-" in p]
+
+
+def test_missing_compares_names_and_sizes_with_what_find_returned():
+    files = {"a.whl": 10, "b.whl": 20, "c.whl": 30}
+    found = [{"path": "/h/a.whl", "size": 10}, {"path": "/h/b.whl", "size": 19}]
+    assert vllm_wheelhouse.missing(files, found) == ["b.whl", "c.whl"]
+    assert vllm_wheelhouse.missing(files, found + [{"path": "/h/b.whl", "size": 20},
+                                                   {"path": "/h/c.whl", "size": 30}]) == []
+    assert vllm_wheelhouse.missing({}, []) == [] and vllm_wheelhouse.missing(files, None) == sorted(files)
