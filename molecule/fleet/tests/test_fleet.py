@@ -1,4 +1,5 @@
-"""After the fleet scenario's rollout: two hosts on the new release, one rolled back, all answering."""
+"""After the fleet scenario's side effect: two hosts on the new release, one rolled back, all
+answering; fleet-2 also survived two failing starts (rolled back, refused) on its configuration."""
 import json
 import os
 import re
@@ -40,6 +41,14 @@ def test_release_after_the_rollout(host):
         assert stack(release(host)) == stack(before(host))
         assert re.search(r"\.\d+$", release(host))
     assert host.service("vllm.service").is_running
+
+
+def test_options_are_back_to_normal_after_the_failing_starts(host):
+    text = host.file("/etc/vllm/vllm.yaml").content_string
+    assert "port: 8000" in text
+    assert 'model: "/var/lib/vllm/models/builtin-tiny-llama"' in text
+    # the failed start's backups are restored, not left behind
+    assert not host.run("ls /etc/vllm/*~ /etc/vllm/*.20*~ 2>/dev/null").stdout.strip()
 
 
 def test_old_releases_are_pruned_to_two(host):
