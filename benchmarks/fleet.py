@@ -4,12 +4,13 @@
 Uses the three containers of the Molecule `fleet` scenario (created here, destroyed at the end)
 and the repository's own site.yml, exactly as users run it:
 
-  first      first install on a new host, fleet-1 (shared uv cache .cache/uv as scripts/test
-             leaves it: wheels cached, nothing else on the host)
+  first      a fresh install on a new host, fleet-1: an empty controller wheelhouse (so the
+             stack is downloaded, without pip's HTTP cache) and an empty uv cache on the host
   noop       the same run again on fleet-1: nothing to do
-  (setup)    first install on fleet-2 and fleet-3, untimed
+  (setup)    first install on fleet-2 and fleet-3 with the scenario's own wheelhouse and shared
+             uv cache, untimed: it leaves both warm
   rebuild    a forced fresh release on fleet-1 alone (vllm_python_rebuild=true): a new venv from
-             the warm wheel cache, switched to behind the gate - the single-host rollout
+             the warm wheelhouse and uv cache, switched to behind the gate - the single-host rollout
   fleet      the same rebuild rollout on fleet-1..3 in the default batches (canary, then the rest)
 
 Ratios reported: noop/first, rebuild/first (warm rebuild against a fresh install), fleet/rebuild
@@ -18,12 +19,13 @@ scripts/setup-podman and scripts/build-image (scripts/test does those):
 
   .venv/bin/python benchmarks/fleet.py [--json FILE] [--keep]
 
-About 25 minutes on an idle 2-core machine.
+About 20 minutes on an idle 2-core machine.
 """
 import argparse
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -57,6 +59,12 @@ def inventory(environ):
     return found[-1]
 
 
+# `first` starts from nothing: its own empty wheelhouse on the controller and uv cache on the host
+FRESH_WHEELHOUSE = os.path.join(ROOT, ".cache", "benchmark-fresh-wheelhouse")
+FRESH = {"vllm_install_wheelhouse_dir": FRESH_WHEELHOUSE,
+         "vllm_install_cache_dir": "/var/cache/vllm-provision/uv-benchmark-fresh"}
+
+
 def playbook(environ, inv, limit, extra=None, label=""):
     """Run site.yml against the scenario's containers; return seconds taken."""
     argv = [os.path.join(ROOT, ".venv", "bin", "ansible-playbook"), "-i", inv, "-l", limit,
@@ -88,13 +96,16 @@ def main(argv=None):
     try:
         inv = inventory(environ)
         times = {}
-        times["first"] = playbook(environ, inv, "fleet-1", label="first")
-        times["noop"] = playbook(environ, inv, "fleet-1", label="noop")
+        shutil.rmtree(FRESH_WHEELHOUSE, ignore_errors=True)
+        fresh_env = dict(environ, PIP_NO_CACHE_DIR="1")
+        times["first"] = playbook(fresh_env, inv, "fleet-1", FRESH, label="first")
+        times["noop"] = playbook(fresh_env, inv, "fleet-1", FRESH, label="noop")
         playbook(environ, inv, "fleet-2,fleet-3", label="setup")
         times["rebuild"] = playbook(environ, inv, "fleet-1", {"vllm_python_rebuild": True}, label="rebuild")
         times["fleet"] = playbook(environ, inv, "fleet-1,fleet-2,fleet-3", {"vllm_python_rebuild": True},
                                   label="fleet")
     finally:
+        shutil.rmtree(FRESH_WHEELHOUSE, ignore_errors=True)
         if not args.keep:
             molecule("destroy", environ)
     ratios = {
