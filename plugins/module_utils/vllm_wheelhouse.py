@@ -290,19 +290,21 @@ def read_marker(folder, key, lock_sha, pip_args):
     return files
 
 
-def _atomic_write(path, data):
+def atomic_write(path, data, mode=0o644):
+    """Write ``data`` (bytes) to ``path`` through a temporary file, fsync'd, and one rename."""
     tmp = "%s.tmp-%d" % (path, os.getpid())
     with open(tmp, "wb") as handle:
         handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
+    os.chmod(tmp, mode)
     os.rename(tmp, path)
 
 
 def write_marker(folder, key, lock_sha, pip_args, files):
     record = {"lock_sha256": lock_sha, "pip_args": [str(arg) for arg in pip_args or ()],
               "files": dict(sorted(files.items()))}
-    _atomic_write(marker_path(folder, key), (json.dumps(record, indent=1) + "\n").encode("utf-8"))
+    atomic_write(marker_path(folder, key), (json.dumps(record, indent=1) + "\n").encode("utf-8"))
 
 
 def archive_name(key, files):

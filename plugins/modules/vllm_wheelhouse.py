@@ -61,8 +61,8 @@ import os
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.vllm_wheelhouse import (
-    LOCK_NAME, WheelhouseError, archive_name, job_key, lock_sha256, manifest, pip_files, read_marker,
-    write_archive, write_marker)
+    LOCK_NAME, WheelhouseError, archive_name, atomic_write, job_key, lock_sha256, manifest, pip_files,
+    read_marker, write_archive, write_marker)
 
 
 def _write_lock(path, text):
@@ -74,11 +74,7 @@ def _write_lock(path, text):
                 return False
     except OSError:
         pass
-    tmp = lock_path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.chmod(tmp, 0o644)
-    os.rename(tmp, lock_path)
+    atomic_write(lock_path, text.encode("utf-8"))
     return True
 
 
