@@ -15,6 +15,7 @@ import json
 import os
 import re
 import signal
+import stat
 import sys
 import time
 
@@ -131,6 +132,66 @@ def _drop_privileges(user):
     os.setuid(entry.pw_uid)
 
 
+class UnsafeLogFile(Exception):
+    """The log path is not a file the launcher may append to on the service user's behalf."""
+
+
+def _allowed_owners(user):
+    """Who may own the log: root (the launcher created it) and the user the server runs as."""
+    owners = {0, os.getuid()}
+    if user:
+        import pwd
+        owners.add(pwd.getpwnam(user).pw_uid)
+    return owners
+
+
+def open_log(path, user=None):
+    """Open the log for appending without letting the service user redirect the writes.
+
+    The launcher runs as root and the log's folder belongs to the service user, who can put a
+    symlink, a hard link, a FIFO or a file of another user at the log's path. So: never follow a
+    link (O_NOFOLLOW), never block on a FIFO (O_NONBLOCK), and check the opened file itself
+    (fstat, no race): a regular file with exactly one link, owned by root or the service user.
+    Anything else raises UnsafeLogFile and nothing is written.
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOCTTY | os.O_NONBLOCK
+    flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, 0o640)
+    except OSError as err:
+        if err.errno in (errno.ELOOP, errno.EMLINK):
+            raise UnsafeLogFile("%s is a symbolic link; refusing to write through it" % path)
+        raise UnsafeLogFile("cannot open %s: %s" % (path, err))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeLogFile("%s is not a regular file (mode %o)" % (path, info.st_mode))
+        if info.st_nlink != 1:
+            raise UnsafeLogFile("%s has %d hard links; a log file must have exactly one"
+                                % (path, info.st_nlink))
+        owners = _allowed_owners(user)
+        if info.st_uid not in owners:
+            raise UnsafeLogFile("%s is owned by uid %d; accepted: uid %s (root or the service "
+                                "user)" % (path, info.st_uid, ", ".join(
+                                    str(uid) for uid in sorted(owners))))
+        import fcntl
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def write_pidfile(path, pid):
+    """The pidfile, written without following a link at its path."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o644)
+    try:
+        os.write(fd, ("%d\n" % pid).encode())
+    finally:
+        os.close(fd)
+
+
 def start(config, out=sys.stdout):
     pid = running_pid(config)
     if pid:
@@ -140,6 +201,11 @@ def start(config, out=sys.stdout):
     piddir = os.path.dirname(config["pidfile"])
     if piddir and not os.path.isdir(piddir):
         os.makedirs(piddir, 0o755)
+    try:
+        log_fd = open_log(config["log_file"], config.get("user"))
+    except UnsafeLogFile as err:
+        out.write("vllm-launcher: not started: %s\n" % err)
+        return 1
     read_fd, write_fd = os.pipe()
     child = os.fork()
     if child == 0:  # first child: fork the server, report its pid, exit (init adopts it)
@@ -149,7 +215,6 @@ def start(config, out=sys.stdout):
             if server == 0:
                 os.close(write_fd)
                 os.setsid()  # own session and process group: stop reaches its workers too
-                log_fd = os.open(config["log_file"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
                 null_fd = os.open(os.devnull, os.O_RDONLY)
                 os.dup2(null_fd, 0)
                 os.dup2(log_fd, 1)
@@ -165,12 +230,12 @@ def start(config, out=sys.stdout):
                 except OSError as err:
                     os.write(2, ("vllm-launcher: cannot start %s as %s: %s\n" % (
                         config["argv"][0], config.get("user") or "root", err)).encode())
-            with open(config["pidfile"], "w") as handle:
-                handle.write("%d\n" % server)
+            write_pidfile(config["pidfile"], server)
             os.write(write_fd, ("%d" % server).encode())
         finally:
             os._exit(0)
     os.close(write_fd)
+    os.close(log_fd)
     os.waitpid(child, 0)
     data = os.read(read_fd, 64)
     os.close(read_fd)

@@ -100,3 +100,152 @@ def test_usage_error():
 def test_parse_env_file_systemd_subset():
     text = "A=1\n export B='two words'\n; comment\n#c\nC=\"x\\$y\"\nnoequals\n"
     assert L.parse_env_file(text) == {"A": "1", "B": "two words", "C": "x$y"}
+
+
+# --- the log file: the service user owns its folder and must not steer root's writes ----------
+
+def _root_only_target(tmp):
+    target = tmp / "root-only"
+    target.write_text("secret\n")
+    os.chmod(str(target), 0o600)
+    return target
+
+
+def test_start_refuses_a_symlinked_log_and_writes_nothing_through_it(config):
+    cfg, tmp = config
+    target = _root_only_target(tmp)
+    os.symlink(str(target), cfg["log_file"])
+    out = io.StringIO()
+    assert L.start(cfg, out) == 1
+    assert "symbolic link" in out.getvalue() and "not started" in out.getvalue()
+    assert target.read_text() == "secret\n"
+    assert L.read_pid(cfg["pidfile"]) is None
+
+
+def test_start_refuses_a_dangling_symlink_and_creates_nothing(config):
+    cfg, tmp = config
+    os.symlink(str(tmp / "would-be-created"), cfg["log_file"])
+    assert L.start(cfg, io.StringIO()) == 1
+    assert not (tmp / "would-be-created").exists()
+
+
+def test_start_refuses_a_hard_linked_log(config):
+    cfg, tmp = config
+    target = _root_only_target(tmp)
+    os.link(str(target), cfg["log_file"])
+    out = io.StringIO()
+    assert L.start(cfg, out) == 1
+    assert "2 hard links" in out.getvalue()
+    assert target.read_text() == "secret\n"
+
+
+def test_open_log_refuses_a_fifo_without_blocking(tmp_path):
+    path = str(tmp_path / "vllm.log")
+    os.mkfifo(path)
+    with pytest.raises(L.UnsafeLogFile):
+        L.open_log(path)
+
+
+def test_open_log_refuses_a_reader_held_fifo(tmp_path):
+    path = str(tmp_path / "vllm.log")
+    os.mkfifo(path)
+    reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        with pytest.raises(L.UnsafeLogFile, match="not a regular file"):
+            L.open_log(path)
+    finally:
+        os.close(reader)
+
+
+def test_open_log_appends_to_an_ordinary_file_and_creates_a_missing_one(tmp_path):
+    path = tmp_path / "vllm.log"
+    fd = L.open_log(str(path))
+    os.write(fd, b"one\n")
+    os.close(fd)
+    fd = L.open_log(str(path))
+    os.write(fd, b"two\n")
+    os.close(fd)
+    assert path.read_text() == "one\ntwo\n"
+    assert (os.stat(str(path)).st_mode & 0o777) == 0o640 & ~_umask()
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _nobody():
+    import pwd
+    try:
+        return pwd.getpwnam("nobody")
+    except KeyError:
+        return None
+
+
+needs_root_and_nobody = pytest.mark.skipif(
+    os.getuid() != 0 or _nobody() is None, reason="needs root and a 'nobody' user")
+
+
+@needs_root_and_nobody
+def test_open_log_refuses_a_file_of_another_user(tmp_path):
+    path = tmp_path / "vllm.log"
+    path.write_text("")
+    os.chown(str(path), _nobody().pw_uid, _nobody().pw_gid)
+    with pytest.raises(L.UnsafeLogFile, match="owned by uid %d" % _nobody().pw_uid):
+        L.open_log(str(path))  # the service user is root here: nobody's file is foreign
+    fd = L.open_log(str(path), user="nobody")  # the service user's own log is fine
+    os.close(fd)
+
+
+@needs_root_and_nobody
+def test_the_service_user_cannot_make_root_write_a_root_only_file():
+    """The attack end to end: `nobody` owns the log folder and plants links; root opens."""
+    import pathlib
+    import shutil
+    import tempfile
+    tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="launcher-log-"))  # nobody can reach it
+    try:
+        _plant_and_open(tmp_path)
+    finally:
+        shutil.rmtree(str(tmp_path))
+
+
+def _plant_and_open(tmp_path):
+    os.chmod(str(tmp_path), 0o755)
+    logdir = tmp_path / "log"
+    logdir.mkdir()
+    os.chown(str(logdir), _nobody().pw_uid, _nobody().pw_gid)
+    target = tmp_path / "shadow"
+    target.write_text("root:x\n")
+    os.chmod(str(target), 0o600)
+    log = str(logdir / "vllm.log")
+    for plant in ("symlink", "hardlink"):
+        child = os.fork()
+        if child == 0:  # the service user, unprivileged
+            code = 1
+            try:
+                os.setgid(_nobody().pw_gid)
+                os.setuid(_nobody().pw_uid)
+                if os.path.lexists(log):
+                    os.unlink(log)
+                if plant == "symlink":
+                    os.symlink(str(target), log)
+                else:
+                    try:
+                        os.link(str(target), log)
+                    except OSError:  # protected_hardlinks: the kernel stops it already
+                        code = 2
+                        raise
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(child, 0)
+        if os.WEXITSTATUS(status) == 2:
+            os.link(str(target), log)  # what the attack needs, done as root to test the check
+        else:
+            assert os.WEXITSTATUS(status) == 0
+        with pytest.raises(L.UnsafeLogFile):
+            L.open_log(log, user="nobody")
+        assert target.read_text() == "root:x\n"
+        os.unlink(log)
