@@ -28,8 +28,9 @@ __metaclass__ = type
 
 # The query we prefer. compute_cap exists from driver 510 on; older drivers reject the whole
 # query with 'Field "compute_cap" is not a valid field to query.': run QUERY_ARGS_FALLBACK then.
-QUERY_FIELDS = ("index", "name", "memory.total", "memory.used", "driver_version", "compute_cap")
-QUERY_FIELDS_FALLBACK = ("index", "name", "memory.total", "memory.used", "driver_version")
+# uuid comes last: stand-ins that print the first six columns still parse (uuid None).
+QUERY_FIELDS = ("index", "name", "memory.total", "memory.used", "driver_version", "compute_cap", "uuid")
+QUERY_FIELDS_FALLBACK = ("index", "name", "memory.total", "memory.used", "driver_version", "uuid")
 QUERY_ARGS = ["--query-gpu=" + ",".join(QUERY_FIELDS), "--format=csv,noheader,nounits"]
 QUERY_ARGS_FALLBACK = ["--query-gpu=" + ",".join(QUERY_FIELDS_FALLBACK), "--format=csv,noheader,nounits"]
 
@@ -264,7 +265,8 @@ def _finish(res):
         windows = res["driver_platform"] == "windows" or res["wsl_suspected"]
         res["cuda_version_from_driver"] = cuda_from_driver(res["driver_version"], windows=windows)
     if not res["gpus"] and not any("no GPU" in w for w in res["warnings"]):
-        res["warnings"].append("no GPU found in the nvidia-smi output")
+        res["warnings"].append("no GPU found in the %s output"
+                               % ("NVML" if res["source"] == NVML_SOURCE else "nvidia-smi"))
     return res
 
 
@@ -279,9 +281,11 @@ _FIELD_ALIASES = {
     "memory.used": "memory.used",
     "driver_version": "driver_version",
     "compute_cap": "compute_cap",
+    "uuid": "uuid",
+    "gpu_uuid": "uuid",
 }
 _KNOWN_QUERY_FIELDS = set(_FIELD_ALIASES) | {
-    "timestamp", "count", "serial", "gpu_serial", "uuid", "gpu_uuid", "pci.bus_id", "gpu_bus_id",
+    "timestamp", "count", "serial", "gpu_serial", "pci.bus_id", "gpu_bus_id",
     "pci.domain", "pci.bus", "pci.device", "pci.device_id", "pci.sub_device_id", "memory.free",
     "memory.reserved", "utilization.gpu", "utilization.memory", "temperature.gpu",
     "temperature.memory", "power.draw", "power.limit", "power.min_limit", "power.max_limit",
@@ -433,6 +437,10 @@ def _parse_query(text, fields=None):
                 gpu["compute_capability"] = _cc(value)
                 if gpu["compute_capability"]:
                     gpu["compute_capability_source"] = "query"
+            elif role == "uuid":
+                v = _clean(value)
+                if v and re.match(r"^(GPU|MIG)-[0-9A-Fa-f-]+$", v):
+                    gpu["uuid"] = v
         if gpu["index"] is None:
             gpu["index"] = pos
         mem_cols = [c for c, r in roles.items() if r == "memory.total"]
@@ -479,6 +487,10 @@ def _parse_log(text):
         m = re.match(r"^Product Name\s*:\s*(.+)$", line)
         if m:
             gpu["name"] = _clean(m.group(1))
+            continue
+        m = re.match(r"^GPU UUID\s*:\s*((?:GPU|MIG)-[0-9A-Fa-f-]+)$", line)
+        if m:
+            gpu["uuid"] = m.group(1)
             continue
         if ":" not in line:
             section = line
@@ -653,8 +665,8 @@ def merge_query_and_table(query_text, table_text, fields=QUERY_FIELDS):
         other = by_index.get(gpu["index"])
         if other is None:
             continue
-        for key in ("name", "memory_total_mib", "memory_used_mib"):
-            if gpu[key] is None and other[key] is not None:
+        for key in ("name", "memory_total_mib", "memory_used_mib", "uuid"):
+            if gpu.get(key) is None and other.get(key) is not None:
                 gpu[key] = other[key]
         if gpu["compute_capability"] is None and other["compute_capability"] is not None:
             gpu["compute_capability"] = other["compute_capability"]
@@ -703,3 +715,316 @@ def effective_cuda(gpu_facts, windows=None):
         return derived, "derived from driver %s (NVIDIA's %s driver table)" % (
             gpu_facts.get("driver_version"), "Windows" if windows else "Linux")
     return None, "neither the header nor the driver number tells the CUDA version"
+
+
+# --------------------------------------------------------------------------- NVML
+
+NVML_SOURCE = "nvml"
+# NVML errors that mean "no NVML on this host" (use nvidia-smi), not "NVML misbehaves".
+NVML_ABSENT_ERRORS = ("NVMLError_LibraryNotFound", "NVMLError_DriverNotLoaded",
+                      "NVMLError_FunctionNotFound", "NVMLError_NoPermission")
+
+
+def _nvml_error(err):
+    """'NVMLError_NotSupported (Not Supported)': the class name and, where it has one, its text."""
+    name = type(err).__name__
+    try:
+        text = str(err)
+    except Exception:  # pylint: disable=broad-except  # pynvml's __str__ calls into the library
+        text = ""
+    return "%s (%s)" % (name, text) if text and text != name else name
+
+
+def _nvml_text(value):
+    """pynvml returns bytes (older releases) or str (nvidia-ml-py >= 11.515)."""
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    value = str(value).strip().rstrip("\x00").strip()
+    return value or None
+
+
+def cuda_from_nvml_int(value):
+    """nvmlSystemGetCudaDriverVersion's integer (1000 * major + 10 * minor) -> '12.4'."""
+    try:
+        value = int(value)
+    except (TypeError, ValueError):
+        return None
+    if value <= 0:
+        return None
+    return "%d.%d" % (value // 1000, (value % 1000) // 10)
+
+
+def nvml_library_version(nvml_version):
+    """nvmlSystemGetNVMLVersion's '12.555.52.01' -> '555.52.01' (the libnvidia-ml number that
+    nvidia-smi's header prints as NVIDIA-SMI); a number without the CUDA-major prefix is kept."""
+    text = _nvml_text(nvml_version)
+    if not text:
+        return None
+    parts = text.split(".")
+    if len(parts) >= 3 and parts[0].isdigit() and int(parts[0]) < 100:
+        parts = parts[1:]
+    return ".".join(parts)
+
+
+def read_nvml(nvml, wsl=None):
+    """GPU facts from NVML, in the shape :func:`parse_nvidia_smi` returns, plus ``uuid`` per GPU
+    and ``nvml_version``.
+
+    ``nvml`` is the ``pynvml`` module (``nvidia-ml-py``) or anything with the same functions
+    (the tests pass a fake). ``wsl``: the host is WSL2 (then ``Driver Version`` is the Windows
+    driver's number, as nvidia-smi shows it). Returns ``(facts, None)``, or ``(None, reason)``
+    when nvmlInit fails (``reason`` starts with the NVMLError class name, see
+    :data:`NVML_ABSENT_ERRORS`). Every other NVML error is a line in ``warnings``, never a crash.
+    """
+    try:
+        nvml.nvmlInit()
+    except Exception as err:  # pylint: disable=broad-except
+        return None, "nvmlInit failed: %s" % _nvml_error(err)
+    res = _result(NVML_SOURCE)
+    res["nvml_version"] = None
+    warnings = res["warnings"]
+
+    def call(what, func, *args):
+        try:
+            return getattr(nvml, func)(*args), None
+        except Exception as err:  # pylint: disable=broad-except
+            return None, err
+
+    try:
+        value, err = call("driver", "nvmlSystemGetDriverVersion")
+        res["driver_version"] = _version(_nvml_text(value)) if err is None else None
+        if err is not None:
+            warnings.append("NVML: nvmlSystemGetDriverVersion failed: %s" % _nvml_error(err))
+        value, err = call("cuda", "nvmlSystemGetCudaDriverVersion_v2")
+        if err is not None:
+            value, err2 = call("cuda", "nvmlSystemGetCudaDriverVersion")
+            err = err2
+        if err is None:
+            res["cuda_version"] = cuda_from_nvml_int(value)
+            if res["cuda_version"] is None:
+                warnings.append("NVML: CUDA driver version reads %r" % (value,))
+        else:
+            warnings.append("NVML: nvmlSystemGetCudaDriverVersion failed: %s; the newest CUDA is "
+                            "derived from the driver number" % _nvml_error(err))
+        value, err = call("nvml", "nvmlSystemGetNVMLVersion")
+        if err is None:
+            res["nvml_version"] = _nvml_text(value)
+            res["nvidia_smi_version"] = nvml_library_version(value)
+        count, err = call("count", "nvmlDeviceGetCount")
+        if err is not None:
+            warnings.append("NVML: nvmlDeviceGetCount failed: %s" % _nvml_error(err))
+            count = 0
+        for index in range(int(count or 0)):
+            gpu = _new_gpu(index=index)
+            res["gpus"].append(gpu)
+            handle, err = call("handle", "nvmlDeviceGetHandleByIndex", index)
+            if err is not None:
+                warnings.append("NVML: GPU %d: nvmlDeviceGetHandleByIndex failed: %s"
+                                % (index, _nvml_error(err)))
+                continue
+            value, err = call("name", "nvmlDeviceGetName", handle)
+            gpu["name"] = _nvml_text(value)
+            if err is not None:
+                warnings.append("NVML: GPU %d: nvmlDeviceGetName failed: %s" % (index, _nvml_error(err)))
+            label = "GPU %d (%s)" % (index, gpu["name"]) if gpu["name"] else "GPU %d" % index
+            mem, err = call("memory", "nvmlDeviceGetMemoryInfo", handle)
+            if err is None:
+                try:
+                    gpu["memory_total_mib"] = int(round(float(mem.total) / (1024 * 1024)))
+                    gpu["memory_used_mib"] = int(round(float(mem.used) / (1024 * 1024)))
+                except (AttributeError, TypeError, ValueError) as bad:
+                    warnings.append("NVML: %s: memory info unreadable (%s)" % (label, bad))
+            elif type(err).__name__ == "NVMLError_NotSupported":
+                warnings.append("NVML: %s: memory is 'Not Supported' (unified memory, e.g. GB10); "
+                                "size it from host memory" % label)
+            else:
+                warnings.append("NVML: %s: nvmlDeviceGetMemoryInfo failed: %s" % (label, _nvml_error(err)))
+            value, err = call("cc", "nvmlDeviceGetCudaComputeCapability", handle)
+            if err is None:
+                try:
+                    gpu["compute_capability"] = "%d.%d" % (int(value[0]), int(value[1]))
+                    gpu["compute_capability_source"] = NVML_SOURCE
+                except (IndexError, TypeError, ValueError):
+                    warnings.append("NVML: %s: compute capability reads %r" % (label, value))
+            else:
+                warnings.append("NVML: %s: nvmlDeviceGetCudaComputeCapability failed: %s"
+                                % (label, _nvml_error(err)))
+            value, err = call("uuid", "nvmlDeviceGetUUID", handle)
+            if err is None and _nvml_text(value):
+                gpu["uuid"] = _nvml_text(value)
+            elif err is not None:
+                warnings.append("NVML: %s: nvmlDeviceGetUUID failed: %s" % (label, _nvml_error(err)))
+    finally:
+        _, err = call("shutdown", "nvmlShutdown")
+        if err is not None:
+            warnings.append("NVML: nvmlShutdown failed: %s" % _nvml_error(err))
+    if wsl:
+        res["wsl_suspected"] = True
+        res["driver_platform"] = "windows"
+    lib = res["nvidia_smi_version"]
+    if lib and res["driver_version"] and version_tuple(lib) != version_tuple(res["driver_version"]):
+        # as in the table: a library number other than the driver's happens under WSL2, where the
+        # driver is Windows'
+        res["wsl_suspected"] = True
+        res["driver_platform"] = "windows"
+        warnings.append("NVML library %s differs from driver %s: WSL2 with a Windows driver"
+                        % (lib, res["driver_version"]))
+    if res["driver_version"] is None and not any("DriverVersion" in w for w in warnings):
+        warnings.append("NVML: no driver version")
+    return _finish(res), None
+
+
+def nvml_absent(reason):
+    """True when a :func:`read_nvml` reason means the host has no usable NVML (fall back quietly)."""
+    return bool(reason) and any(name in reason for name in NVML_ABSENT_ERRORS + ("no pynvml",))
+
+
+def _same_name(a, b):
+    """Names agree; a name nvidia-smi's table cut off ('NVIDIA GeForce RTX 4070 ...') is a prefix."""
+    if a == b:
+        return True
+    for cut, full in ((a, b), (b, a)):
+        if cut.endswith("...") and full.startswith(cut[:-3].rstrip()):
+            return True
+    return False
+
+
+def compare_gpu_facts(nvml_facts, smi_facts):
+    """Disagreements between NVML facts and nvidia-smi facts, as one line each (empty: agree).
+
+    Only fields both give are compared: driver version, CUDA version, GPU count, and per GPU (by
+    index) name, total memory (within 1 MiB: NVML counts bytes, nvidia-smi rounds to MiB),
+    compute capability and uuid. nvidia-smi is an NVML client, so under WSL2 both show the
+    Windows driver's number as the driver version; an NVML that gives the Linux-side library
+    number instead (the ``NVIDIA-SMI`` header's) is named as such.
+    """
+    out = []
+    if not nvml_facts or not smi_facts:
+        return out
+    drv_n, drv_s = nvml_facts.get("driver_version"), smi_facts.get("driver_version")
+    if drv_n and drv_s and version_tuple(drv_n) != version_tuple(drv_s):
+        if smi_facts.get("nvidia_smi_version") and \
+                version_tuple(drv_n) == version_tuple(smi_facts["nvidia_smi_version"]):
+            out.append("driver version: NVML %s is the Linux-side library (NVIDIA-SMI %s), "
+                       "nvidia-smi's Driver Version %s is the Windows driver" % (drv_n, drv_n, drv_s))
+        else:
+            out.append("driver version: NVML %s, nvidia-smi %s" % (drv_n, drv_s))
+    cuda_n, cuda_s = nvml_facts.get("cuda_version"), smi_facts.get("cuda_version")
+    if cuda_n and cuda_s and version_tuple(cuda_n) != version_tuple(cuda_s):
+        out.append("CUDA version: NVML %s, nvidia-smi %s" % (cuda_n, cuda_s))
+    gpus_n = list(nvml_facts.get("gpus") or [])
+    gpus_s = list(smi_facts.get("gpus") or [])
+    if len(gpus_n) != len(gpus_s):
+        out.append("GPU count: NVML %d, nvidia-smi %d" % (len(gpus_n), len(gpus_s)))
+    by_index = dict((g.get("index"), g) for g in gpus_s)
+    for gpu in gpus_n:
+        other = by_index.get(gpu.get("index"))
+        if other is None:
+            continue
+        label = "GPU %s" % gpu.get("index")
+        if gpu.get("name") and other.get("name") and not _same_name(gpu["name"], other["name"]):
+            out.append("%s name: NVML %r, nvidia-smi %r" % (label, gpu["name"], other["name"]))
+        mem_n, mem_s = gpu.get("memory_total_mib"), other.get("memory_total_mib")
+        if mem_n is not None and mem_s is not None and abs(int(mem_n) - int(mem_s)) > 1:
+            out.append("%s total memory: NVML %d MiB, nvidia-smi %d MiB" % (label, mem_n, mem_s))
+        cc_n, cc_s = gpu.get("compute_capability"), other.get("compute_capability")
+        if cc_n and cc_s and cc_n != cc_s:
+            how = " (from the name)" if other.get("compute_capability_source") == "name" else ""
+            out.append("%s compute capability: NVML %s, nvidia-smi %s%s" % (label, cc_n, cc_s, how))
+        uuid_n, uuid_s = gpu.get("uuid"), other.get("uuid")
+        if uuid_n and uuid_s and uuid_n != uuid_s:
+            out.append("%s uuid: NVML %s, nvidia-smi %s" % (label, uuid_n, uuid_s))
+    return out
+
+
+def choose_gpu_facts(nvml_facts, nvml_reason, smi_facts, smi_reason=None):
+    """The GPU facts to use: NVML's when it listed a GPU, nvidia-smi's otherwise.
+
+    With NVML, fields NVML left empty are filled from nvidia-smi's facts and every
+    disagreement (:func:`compare_gpu_facts`) becomes a warning. Without it the nvidia-smi facts
+    are returned as they are (``None`` stays ``None``). Added keys: ``nvml`` (``used``,
+    ``reason``, ``disagreements``) and, with NVML, ``nvidia_smi_warnings``. An NVML that is
+    there but fails or lists nothing is also a warning; an absent one (:func:`nvml_absent`) is not.
+    """
+    if nvml_facts is None or not nvml_facts.get("gpus"):
+        if smi_facts is None:
+            return None
+        out = dict(smi_facts)
+        if nvml_facts is not None:
+            nvml_reason = "NVML listed no GPU%s" % "".join(
+                "; " + w for w in nvml_facts.get("warnings") or [] if w.startswith("NVML:"))
+        out["nvml"] = {"used": False, "reason": nvml_reason, "disagreements": []}
+        if nvml_reason and not nvml_absent(nvml_reason) and "warnings" in out:
+            out["warnings"] = list(out["warnings"]) + [
+                "NVML not used (%s): facts from nvidia-smi" % nvml_reason]
+        return out
+    smi_facts = smi_facts if smi_facts and smi_facts.get("gpus") else None
+    out = dict(nvml_facts)
+    out["gpus"] = [dict(g) for g in nvml_facts.get("gpus") or []]
+    out["warnings"] = list(nvml_facts.get("warnings") or [])
+    disagreements = compare_gpu_facts(nvml_facts, smi_facts) if smi_facts else []
+    if smi_facts:
+        for key in ("cuda_version", "driver_version", "nvidia_smi_version", "driver_platform"):
+            if out.get(key) is None and smi_facts.get(key) is not None:
+                out[key] = smi_facts[key]
+        out["wsl_suspected"] = bool(out.get("wsl_suspected") or smi_facts.get("wsl_suspected"))
+        by_index = dict((g.get("index"), g) for g in smi_facts.get("gpus") or [])
+        for gpu in out["gpus"]:
+            other = by_index.get(gpu.get("index")) or {}
+            for key in ("name", "memory_total_mib", "memory_used_mib", "uuid"):
+                if gpu.get(key) is None and other.get(key) is not None:
+                    gpu[key] = other[key]
+            if gpu.get("compute_capability") is None and other.get("compute_capability"):
+                gpu["compute_capability"] = other["compute_capability"]
+                gpu["compute_capability_source"] = other.get("compute_capability_source")
+        if out.get("driver_version"):
+            windows = out.get("driver_platform") == "windows" or out["wsl_suspected"]
+            out["cuda_version_from_driver"] = cuda_from_driver(out["driver_version"], windows=windows)
+        out["nvidia_smi_warnings"] = list(smi_facts.get("warnings") or [])
+    out["warnings"].extend("NVML and nvidia-smi disagree: %s" % d for d in disagreements)
+    reason = "NVML %s" % (out.get("nvml_version") or "")
+    if not smi_facts:
+        reason += "; nvidia-smi gave nothing%s" % (": %s" % smi_reason if smi_reason else "")
+    out["nvml"] = {"used": True, "reason": reason.strip(), "disagreements": disagreements}
+    return out
+
+
+def gather_nvml(wsl=False, import_module=None, wsl_lib_dir="/usr/lib/wsl/lib"):
+    """``(facts, None)`` or ``(None, reason)`` from this host's NVML through ``pynvml``.
+
+    ``pynvml`` loads ``libnvidia-ml.so.1`` through the dynamic loader (``ld.so.cache``; WSL
+    registers ``/usr/lib/wsl/lib`` there). Under WSL only, when that fails (library not found,
+    or a stray Linux driver's library that answers 'Driver Not Loaded'), the Windows driver's
+    ``<wsl_lib_dir>/libnvidia-ml.so.1`` is loaded by path and NVML tried once more.
+    ``import_module`` (tests): a callable ``name -> module``.
+    """
+    if import_module is None:
+        import importlib
+        import_module = importlib.import_module
+    try:
+        nvml = import_module("pynvml")
+    except Exception as err:  # pylint: disable=broad-except  # ImportError, or a broken install
+        return None, "no pynvml (nvidia-ml-py) in this Python: %s" % err
+    facts, reason = read_nvml(nvml, wsl=wsl)
+    if facts is not None or not wsl:
+        return facts, reason
+    path = wsl_lib_dir.rstrip("/") + "/libnvidia-ml.so.1"
+    import os
+    if not os.path.exists(path) or not any(n in reason for n in ("LibraryNotFound", "DriverNotLoaded")):
+        return facts, reason
+    try:
+        import ctypes
+        nvml.nvmlLib = ctypes.CDLL(path)
+        cache = getattr(nvml, "_nvmlGetFunctionPointer_cache", None)
+        if isinstance(cache, dict):
+            cache.clear()
+    except (OSError, AttributeError) as err:
+        return None, "%s; loading %s failed: %s" % (reason, path, err)
+    facts, again = read_nvml(nvml, wsl=wsl)
+    if facts is not None:
+        facts["warnings"].append("NVML loaded from %s (the loader's libnvidia-ml.so.1 failed: %s)"
+                                 % (path, reason))
+        return facts, None
+    return None, "%s; with %s: %s" % (reason, path, again)

@@ -12,6 +12,11 @@ short_description: Gather OS, WSL, init system, CPU, RAM, GPU and free-space fac
 description:
   - Reads C(/etc/os-release), C(/proc), the kernel release and C(nvidia-smi) (also from
     C(/usr/lib/wsl/lib) where WSL keeps it off C(PATH)) and returns them as one fact, C(vllm_host).
+  - GPU facts come from NVML (the C(pynvml) module of C(nvidia-ml-py), where the interpreter
+    running the module has it) and from C(nvidia-smi). With both, NVML's facts are used
+    (C(gpu.source) is C(nvml)) and any disagreement between the two is a line in C(gpu.warnings);
+    without NVML (no C(pynvml), no C(libnvidia-ml.so.1), driver not loaded) the nvidia-smi facts
+    are used and C(gpu.nvml.reason) says why.
   - Changes nothing on the host; safe in check mode.
 options:
   paths:
@@ -48,7 +53,9 @@ ansible_facts:
   type: dict
   contains:
     vllm_host:
-      description: os, arch, kernel, wsl, init, cpus, memory, python, gpu, space.
+      description: >-
+        os, arch, kernel, wsl, init, cpus, memory, python, gpu, space. C(gpu.source) is C(nvml),
+        C(query) or C(table); C(gpu.nvml) has C(used), C(reason) and C(disagreements).
       type: dict
 """
 
@@ -67,10 +74,10 @@ from ansible.module_utils.vllm_host import (
     space_for,
     world_accessible,
 )
-from ansible.module_utils.vllm_gpu import read_nvidia_smi
+from ansible.module_utils.vllm_gpu import NVML_SOURCE, choose_gpu_facts, gather_nvml, read_nvidia_smi
 
 
-def gather_gpu(module, nvidia_smi):
+def gather_nvidia_smi(module, nvidia_smi):
     """Run nvidia-smi (query first, the plain table too) and parse what it prints."""
     if not nvidia_smi:
         return {"present": False, "reason": "nvidia-smi not found on PATH nor in /usr/lib/wsl/lib",
@@ -90,6 +97,21 @@ def gather_gpu(module, nvidia_smi):
     if not parsed["present"]:
         parsed["reason"] = "nvidia-smi ran but listed no GPU"
     return parsed
+
+
+def gather_gpu(module, nvidia_smi, wsl=False):
+    """NVML (pynvml, where this Python has it) and nvidia-smi; NVML's facts win where both work,
+    their disagreements become warnings; without NVML the nvidia-smi facts, as before, with
+    ``nvml.reason`` saying why."""
+    smi = gather_nvidia_smi(module, nvidia_smi)
+    nvml, nvml_reason = gather_nvml(wsl=wsl)
+    chosen = choose_gpu_facts(nvml, nvml_reason, smi, smi.get("reason"))
+    if chosen.get("source") == NVML_SOURCE:
+        chosen["present"] = True
+        chosen.pop("reason", None)
+        if nvidia_smi:
+            chosen["nvidia_smi"] = nvidia_smi
+    return chosen
 
 
 def gather_python(module, candidates):
@@ -137,6 +159,7 @@ def main():
     mounts = _read_text("/proc/mounts") or ""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     nvidia_smi = module.params["nvidia_smi"] or find_nvidia_smi()
+    wsl = detect_wsl(kernel)
     facts = {
         "os": {
             "id": os_release.get("ID"),
@@ -147,12 +170,12 @@ def main():
         },
         "arch": platform.machine(),
         "kernel": kernel,
-        "wsl": detect_wsl(kernel),
+        "wsl": wsl,
         "init": detect_init(),
         "cpus": cpus,
         "memory": parse_meminfo(_read_text("/proc/meminfo")),
         "python": gather_python(module, module.params["python_candidates"]),
-        "gpu": gather_gpu(module, nvidia_smi),
+        "gpu": gather_gpu(module, nvidia_smi, wsl=wsl["is_wsl"]),
         "space": dict((name, space_for(path, mounts))
                       for name, path in sorted(module.params["paths"].items())),
     }

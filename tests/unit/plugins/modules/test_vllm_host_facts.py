@@ -1,12 +1,23 @@
 import os
+import sys
+import types
 
+import pytest
 from ansible.module_utils import basic
 
-from vllm_testlib import CORPUS, load_module
+from vllm_testlib import CORPUS, ROOT, load_module
 
 vllm_host_facts = load_module("vllm_host_facts")
 
 QUERY = "0, NVIDIA GeForce RTX 4090, 24564, 1024, 580.65.06, 8.9\n"
+A100_TABLE = os.path.join(ROOT, "tests", "fixtures", "nvidia_smi", "a100_pcie_80gb_535.104.05.txt")
+A100_QUERY = "0, NVIDIA A100 80GB PCIe, 81920, 73393, 535.104.05, 8.0, GPU-5b1ae2f4-2d1e-cf0f-0b43-3a9a1c1d2e3f\n"
+
+
+@pytest.fixture(autouse=True)
+def no_pynvml(monkeypatch):
+    """The host's system Python on a first run: no pynvml (a test that wants one installs a fake)."""
+    monkeypatch.setitem(sys.modules, "pynvml", None)
 
 
 def test_facts_without_gpu(module_runner, monkeypatch, tmp_path):
@@ -75,3 +86,93 @@ def test_old_driver_without_compute_cap_falls_back(module_runner, monkeypatch):
     assert len(seen) == 3
     assert gpu["present"] and gpu["driver_version"] == "470.82.01"
     assert gpu["gpus"][0]["memory_total_mib"] == 16160
+
+
+def _a100_smi(monkeypatch):
+    with open(A100_TABLE) as handle:
+        table = handle.read()
+
+    def run_command(self, args, **kwargs):
+        if args[0] == "/fake/nvidia-smi":
+            return (0, A100_QUERY, "") if len(args) > 1 else (0, table, "")
+        return 0, "Python 3.11.2", ""
+
+    monkeypatch.setattr(basic.AnsibleModule, "run_command", run_command)
+
+
+def _fake_pynvml(total_mib=81920, fail_init=None):
+    class NVMLError(Exception):
+        pass
+
+    lib_not_found = type("NVMLError_LibraryNotFound", (NVMLError,), {})
+    mod = types.ModuleType("pynvml")
+
+    def init():
+        if fail_init:
+            raise lib_not_found()
+
+    mod.nvmlInit = init
+    mod.nvmlShutdown = lambda: None
+    mod.nvmlSystemGetDriverVersion = lambda: "535.104.05"
+    mod.nvmlSystemGetCudaDriverVersion_v2 = lambda: 12020
+    mod.nvmlSystemGetNVMLVersion = lambda: "12.535.104.05"
+    mod.nvmlDeviceGetCount = lambda: 1
+    mod.nvmlDeviceGetHandleByIndex = lambda i: i
+    mod.nvmlDeviceGetName = lambda h: b"NVIDIA A100 80GB PCIe"
+    mod.nvmlDeviceGetMemoryInfo = lambda h: types.SimpleNamespace(
+        total=total_mib * 1024 * 1024, used=73393 * 1024 * 1024, free=0)
+    mod.nvmlDeviceGetCudaComputeCapability = lambda h: (8, 0)
+    mod.nvmlDeviceGetUUID = lambda h: "GPU-5b1ae2f4-2d1e-cf0f-0b43-3a9a1c1d2e3f"
+    return mod
+
+
+def test_without_pynvml_the_nvidia_smi_facts_say_why(module_runner, monkeypatch):
+    _a100_smi(monkeypatch)
+    result = module_runner(vllm_host_facts, {"nvidia_smi": "/fake/nvidia-smi"})
+    gpu = result["ansible_facts"]["vllm_host"]["gpu"]
+    assert gpu["present"] is True and gpu["source"] == "query"
+    assert gpu["nvml"]["used"] is False and gpu["nvml"]["reason"].startswith("no pynvml")
+    assert not any("NVML" in w for w in gpu["warnings"])
+    assert gpu["gpus"][0]["uuid"] == "GPU-5b1ae2f4-2d1e-cf0f-0b43-3a9a1c1d2e3f"
+    assert (gpu["driver_version"], gpu["cuda_version"]) == ("535.104.05", "12.2")
+
+
+def test_nvml_facts_win_and_agree(module_runner, monkeypatch):
+    _a100_smi(monkeypatch)
+    monkeypatch.setitem(sys.modules, "pynvml", _fake_pynvml())
+    result = module_runner(vllm_host_facts, {"nvidia_smi": "/fake/nvidia-smi"})
+    gpu = result["ansible_facts"]["vllm_host"]["gpu"]
+    assert gpu["present"] is True and gpu["source"] == "nvml"
+    assert gpu["nvml"] == {"used": True, "reason": "NVML 12.535.104.05", "disagreements": []}
+    assert gpu["nvidia_smi"] == "/fake/nvidia-smi"
+    assert (gpu["driver_version"], gpu["cuda_version"], gpu["cuda_version_from_driver"]) == \
+        ("535.104.05", "12.2", "12.2")
+    assert gpu["gpus"][0]["memory_total_mib"] == 81920 and gpu["gpus"][0]["compute_capability"] == "8.0"
+
+
+def test_nvml_disagreement_is_a_warning(module_runner, monkeypatch):
+    _a100_smi(monkeypatch)
+    monkeypatch.setitem(sys.modules, "pynvml", _fake_pynvml(total_mib=40960))
+    result = module_runner(vllm_host_facts, {"nvidia_smi": "/fake/nvidia-smi"})
+    gpu = result["ansible_facts"]["vllm_host"]["gpu"]
+    assert gpu["source"] == "nvml"
+    assert gpu["nvml"]["disagreements"] == ["GPU 0 total memory: NVML 40960 MiB, nvidia-smi 81920 MiB"]
+    assert any(w.startswith("NVML and nvidia-smi disagree") for w in gpu["warnings"])
+
+
+def test_nvml_library_missing_falls_back(module_runner, monkeypatch):
+    _a100_smi(monkeypatch)
+    monkeypatch.setitem(sys.modules, "pynvml", _fake_pynvml(fail_init=True))
+    result = module_runner(vllm_host_facts, {"nvidia_smi": "/fake/nvidia-smi"})
+    gpu = result["ansible_facts"]["vllm_host"]["gpu"]
+    assert gpu["source"] == "query" and gpu["present"] is True
+    assert "NVMLError_LibraryNotFound" in gpu["nvml"]["reason"]
+
+
+def test_nvml_without_nvidia_smi(module_runner, monkeypatch):
+    monkeypatch.setattr(vllm_host_facts, "find_nvidia_smi", lambda: None)
+    monkeypatch.setitem(sys.modules, "pynvml", _fake_pynvml())
+    result = module_runner(vllm_host_facts, {})
+    gpu = result["ansible_facts"]["vllm_host"]["gpu"]
+    assert gpu["present"] is True and gpu["source"] == "nvml" and "reason" not in gpu
+    assert "nvidia-smi not found" in gpu["nvml"]["reason"]
