@@ -14,7 +14,9 @@ description:
   - C(vllm_input_errors) returns the list of input errors (variable, value, what is accepted).
   - C(vllm_plan) picks Python, backend, torch and vLLM for a host from the compatibility table.
   - C(vllm_model_facts), C(vllm_service_options), C(vllm_service_env) compute the server's options.
-  - C(vllm_cli_yaml) and C(vllm_env_file) render them for vLLM's --config and EnvironmentFile=.
+  - C(vllm_cli_yaml) and C(vllm_env_file) render them for vLLM's --config and EnvironmentFile=;
+    C(vllm_options_file) renders the whole options file (reasons as escaped comments, then the YAML).
+    All three refuse what their readers would not read back exactly.
   - C(vllm_lock_drift) compares a venv's C(uv pip freeze) with the release's lock file.
   - C(vllm_venv_problems) lists what a venv's check report shows wrong against the plan.
   - C(vllm_backup_item) turns a template result with a backup into what a rollback puts back.
@@ -89,6 +91,31 @@ def vllm_service_env(backend, host, user_env=None, state_dir=None):
     return {"env": env, "reasons": reasons}
 
 
+def vllm_cli_yaml(options):
+    """vLLM --config YAML (vllm_options.to_cli_yaml); an unsafe key or value fails the task."""
+    try:
+        return vllm_options.to_cli_yaml(dict(options))
+    except ValueError as err:
+        raise AnsibleFilterError("vllm_cli_yaml: %s" % err)
+
+
+def vllm_options_file(computed, model_path, served_name):
+    """The options file below the managed header, from vllm_service_options' result."""
+    try:
+        return vllm_options.options_file(dict(computed["options"]), dict(computed["reasons"]),
+                                         model_path, served_name)
+    except ValueError as err:
+        raise AnsibleFilterError("vllm_options_file: %s" % err)
+
+
+def vllm_env_file(env):
+    """KEY="value" lines for EnvironmentFile= and the launcher; an unsafe key or value fails."""
+    try:
+        return vllm_options.to_env_file(dict(env))
+    except ValueError as err:
+        raise AnsibleFilterError("vllm_env_file: %s" % err)
+
+
 def vllm_help_facts(help_text):
     """``{"version", "options"}`` from ``vllm serve --help=all`` output (cache it per version)."""
     return vllm_flags.parse_help(help_text or "")
@@ -124,6 +151,12 @@ def vllm_backup_item(result):
             "mode": result.get("mode", "0644")}
 
 
+def vllm_venv_problems(found, plan, gpu=None):
+    """vllm_lock.venv_problems, with each GPU's compute capability checked against the
+    architectures the installed torch was compiled for (vllm_plan.kernels_for)."""
+    return vllm_lock.venv_problems(found, plan, gpu, getattr(vllm_plan, "kernels_for", None))
+
+
 def vllm_wheelhouse_jobs(hosts):
     """One ``pip download`` per lock file and wheel target (vllm_wheelhouse.download_jobs); facts
     that name no usable target fail the task with the host's name."""
@@ -142,10 +175,12 @@ class FilterModule(object):
             "vllm_model_facts": vllm_options.model_facts,
             "vllm_service_options": vllm_service_options,
             "vllm_service_env": vllm_service_env,
-            "vllm_cli_yaml": vllm_options.to_cli_yaml,
-            "vllm_env_file": vllm_options.to_env_file,
+            "vllm_cli_yaml": vllm_cli_yaml,
+            "vllm_options_file": vllm_options_file,
+            "vllm_env_file": vllm_env_file,
             "vllm_lock_drift": vllm_lock.drift,
-            "vllm_venv_problems": vllm_lock.venv_problems,
+            "vllm_venv_problems": vllm_venv_problems,
+            "vllm_venv_notes": vllm_lock.venv_notes,
             "vllm_backup_item": vllm_backup_item,
             "vllm_option_lines": vllm_options.option_lines,
             "vllm_help_facts": vllm_help_facts,

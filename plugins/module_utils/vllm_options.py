@@ -471,6 +471,9 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
     GPUs, or leave no KV cache for one short sequence, unless the user took that sizing over.
     """
     user_options = dict(user_options or {})
+    problems = option_problems("vllm_service_options", user_options)
+    if problems:
+        raise OptionsError("; ".join(problems))
     given = dict((_norm_key(k), v) for k, v in user_options.items())
     options = {}
     reasons = {}
@@ -536,19 +539,211 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
     return options, reasons
 
 
+# --- what the service alone may set, and how vLLM reads its --config file ---------------------
+# vLLM's FlexibleArgumentParser.load_config_file turns each key into "--<key>" and each value
+# into argv items: True -> the bare flag, False -> "--no-<key>" where that exists, a list -> one
+# str(item) argv item per element, a dict -> one JSON argument, anything else -> str(value).
+# argparse then normalises "_" to "-" in the name, splits "--name=value", treats "." as a nested
+# JSON key and accepts any unique prefix of an option (allow_abbrev). So a key other than a plain
+# option name, or an argv item that starts with "-", can set any option, the reserved ones too.
+RESERVED_OPTIONS = {
+    "model": "vllm_model_source",
+    "served-model-name": "vllm_service_served_name",
+    "host": "vllm_service_host",
+    "port": "vllm_service_port",
+    "uds": "vllm_service_host and vllm_service_port (the service binds a TCP port)",
+    "api-key": "vllm_service_api_key (kept out of the options file)",
+    "config": "(the service passes its own --config file)",
+}
+# A long option name as vLLM prints it, or with underscores; an optional leading "--".
+_OPTION_NAME = re.compile(r"(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+OPTION_NAME_ACCEPTED = ("a vLLM option name of lower case letters and digits separated by single "
+                        "- or _ (e.g. max_model_len), optionally with a leading --")
+# Options known to take a value that starts with "-" (none yet: add one only with its reason).
+DASH_VALUE_OPTIONS = frozenset()
+
+
+class UnsafeOption(ValueError):
+    """An option the options file cannot carry without changing another option."""
+
+
+def option_cli_name(key):
+    """'--max_model_len' / 'max-model-len' -> 'max-model-len', as vLLM's parser normalises it;
+    None when ``key`` is not a plain option name (see _OPTION_NAME)."""
+    if not isinstance(key, str) or not _OPTION_NAME.fullmatch(key):
+        return None
+    return key[2:].replace("_", "-") if key.startswith("--") else key.replace("_", "-")
+
+
+def reserved_option(cli_name):
+    """The reserved option ``cli_name`` stands for (itself, or an abbreviation argparse expands
+    to it), or None."""
+    for name in RESERVED_OPTIONS:
+        if name == cli_name or name.startswith(cli_name):
+            return name
+    return None
+
+
+def _dash_strings(value, path):
+    """(path, string) for every argv-like string in ``value`` that starts with "-"."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, str):
+        return [(path, value)] if value.startswith("-") else []
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return [(path, value)]  # str() of these is "nan"/"inf"/"-inf", not a number to argparse
+    if isinstance(value, dict):
+        found = []
+        for key in sorted(value, key=str):
+            found.extend(_dash_strings(key, "%s key" % path) if isinstance(key, str) else [])
+            found.extend(_dash_strings(value[key], "%s.%s" % (path, key)))
+        return found
+    if isinstance(value, (list, tuple)):
+        found = []
+        for index, item in enumerate(value):
+            found.extend(_dash_strings(item, "%s[%d]" % (path, index)))
+        return found
+    return []
+
+
+def option_problems(name, options, reserved_ok=False):
+    """Why ``options`` (a mapping of option names to values) cannot go into the options file:
+    sentences naming the variable, the key or value (repr) and what is accepted. ``reserved_ok``:
+    the service's own mapping, where the reserved options are expected."""
+    problems = []
+    seen = {}
+    for key in sorted(options, key=repr):
+        cli = option_cli_name(key)
+        if cli is None:
+            problems.append("%s has the key %r; accepted: %s" % (name, key, OPTION_NAME_ACCEPTED))
+            continue
+        if cli in seen:
+            problems.append("%s sets %r and %r, the same vLLM option --%s; set it once"
+                            % (name, seen[cli], key, cli))
+        seen[cli] = key
+        reserved = reserved_option(cli)
+        if reserved and not (reserved_ok and reserved == cli):
+            problems.append("%s sets %r (vLLM reads it as --%s); set %s instead"
+                            % (name, key, reserved, RESERVED_OPTIONS[reserved]))
+            continue
+        if cli in DASH_VALUE_OPTIONS:
+            continue
+        for path, text in _dash_strings(options[key], "%s.%s" % (name, key)):
+            problems.append(
+                "%s is %r; vLLM's --config loader would read a value starting with '-' (or a "
+                "non-finite number) as another option; accepted: values that do not start with "
+                "'-' (a negative number as a number, not a string)" % (path, text))
+    return problems
+
+
+def _yaml_string(text):
+    """A YAML double-quoted scalar holding exactly ``text``: printable ASCII as it is (as JSON
+    writes it), everything else escaped, so no character can end the scalar or the line."""
+    out = ['"']
+    for char in text:
+        code = ord(char)
+        if char == '"' or char == "\\":
+            out.append("\\" + char)
+        elif 0x20 <= code < 0x7f:
+            out.append(char)
+        elif code <= 0xffff:
+            out.append("\\u%04x" % code)
+        else:
+            out.append("\\U%08x" % code)
+    out.append('"')
+    return "".join(out)
+
+
+def _yaml_value(value):
+    """JSON-style flow YAML (what json.dumps(sort_keys=True) writes for ordinary values) that
+    PyYAML's safe_load reads back as ``value``; ValueError for what it cannot carry."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise UnsafeOption("%r is not a finite number" % value)
+        text = repr(value)
+        if "e" in text and "." not in text.split("e")[0]:
+            text = text.replace("e", ".0e", 1)  # PyYAML reads 1e-05 as a string, 1.0e-05 as a float
+        return text
+    if isinstance(value, str):
+        return _yaml_string(value)
+    if isinstance(value, dict):
+        if not all(isinstance(key, str) for key in value):
+            raise UnsafeOption("%r has a key that is not a string" % (value,))
+        return "{%s}" % ", ".join("%s: %s" % (_yaml_string(key), _yaml_value(value[key]))
+                                  for key in sorted(value))
+    if isinstance(value, (list, tuple)):
+        return "[%s]" % ", ".join(_yaml_value(item) for item in value)
+    raise UnsafeOption("%r is not a string, number, boolean, list or mapping" % (value,))
+
+
 def to_cli_yaml(options):
     """Render options as vLLM ``--config`` YAML: long option names with dashes, stable order.
 
-    JSON is a subset of YAML 1.2 that vLLM's loader (PyYAML) reads; each value is emitted as
-    JSON so strings, numbers, booleans, lists and dicts (e.g. limit_mm_per_prompt) survive.
+    Each value is written as JSON-style flow YAML that PyYAML (vLLM's loader) reads back exactly;
+    strings are double-quoted with every character outside printable ASCII escaped, so no value
+    can start a line. Raises UnsafeOption for a key that is not a plain option name or a value
+    vLLM would read as another option (see option_problems).
     """
+    problems = option_problems("the options file", options, reserved_ok=True)
+    if problems:
+        raise UnsafeOption("; ".join(problems))
     lines = []
-    for key in sorted(options):
+    for key in sorted(options, key=lambda k: option_cli_name(k).replace("-", "_")):
         value = options[key]
         if value is None:
             continue
-        lines.append("%s: %s" % (key.replace("_", "-"), json.dumps(value, sort_keys=True)))
+        lines.append("%s: %s" % (option_cli_name(key), _yaml_value(value)))
     return "\n".join(lines) + "\n"
+
+
+def yaml_comment(text):
+    """``text`` for one YAML comment line: every character outside printable ASCII written as
+    \\uXXXX, so no line break (\\n, \\r, U+0085, U+2028, U+2029) can end the comment."""
+    return _yaml_string(str(text))[1:-1].replace('\\"', '"').replace("\\\\", "\\")
+
+
+def options_file(options, reasons, model_path, served_name):
+    """The whole options file below the managed header: why each option is set (comments), then
+    the ``--config`` YAML with ``model`` first in the mapping. Nothing the user wrote reaches a
+    comment unescaped."""
+    lines = ["# vLLM options for %s; read with --config. Why each is set:" % yaml_comment(served_name)]
+    for key in sorted(reasons):
+        lines.append("#   %s: %s" % (yaml_comment(key), yaml_comment(reasons[key])))
+    merged = {"model": model_path}
+    merged.update(options)
+    return "\n".join(lines) + "\n" + to_cli_yaml(merged)
+
+
+# --- environment files ------------------------------------------------------------------------
+_ENV_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+ENV_VALUE_ACCEPTED = ("a single-line value without control characters or Unicode line or "
+                      "paragraph separators")
+
+
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|CREDENTIAL|AUTH", re.I)
+
+
+def env_value_shown(key, value):
+    """``value`` as an error message may show it: repr, or a placeholder for a secret's."""
+    return "(hidden: a secret)" if _SECRET_NAME.search(str(key)) else repr(value)
+
+
+def env_value_problem(value):
+    """Why ``value`` cannot be written to an environment file that systemd and the launcher
+    read back exactly (None when it can)."""
+    for char in value:
+        code = ord(char)
+        if code < 0x20 or 0x7f <= code < 0xa0 or char in "\u2028\u2029":
+            return "holds the control or line-break character %r" % char
+        if 0xd800 <= code < 0xe000:
+            return "holds the lone surrogate %r (not UTF-8)" % char
+    return None
 
 
 def _env_quote(value):
@@ -559,7 +754,24 @@ def _env_quote(value):
 
 
 def to_env_file(env):
-    """KEY="value" lines, read by systemd's EnvironmentFile= and by vllm_launcher.parse_env_file."""
+    """KEY="value" lines, read by systemd's EnvironmentFile= and by vllm_launcher.parse_env_file.
+
+    Raises ValueError for a key that is not an environment variable name or a value that would
+    not read back exactly (line breaks and other control characters)."""
+    problems = []
+    for key in sorted(env, key=repr):
+        if not isinstance(key, str) or not _ENV_KEY.fullmatch(key):
+            problems.append("the environment file has the key %r; accepted: letters, digits and _, "
+                            "not starting with a digit" % (key,))
+            continue
+        why = env_value_problem(str(env[key]))
+        if why:
+            problems.append("the environment variable %s is %s, which %s; accepted: %s"
+                            % (key, env_value_shown(key, str(env[key])),
+                               why if not _SECRET_NAME.search(key) else "holds a control or "
+                               "line-break character", ENV_VALUE_ACCEPTED))
+    if problems:
+        raise ValueError("; ".join(problems))
     return "".join("%s=%s\n" % (key, _env_quote(env[key])) for key in sorted(env))
 
 

@@ -23,6 +23,11 @@ try:
 except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
     from vllm_wheelhouse import validate as _validate_wheelhouse
 
+try:
+    from ansible.module_utils import vllm_options as _options
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    import vllm_options as _options
+
 __metaclass__ = type
 
 BACKENDS = ("auto", "cpu", "cuda")
@@ -31,16 +36,11 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 _SERVED_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:-]{0,127}$")
 _HOST = re.compile(r"^[A-Za-z0-9.:\-\[\]]+$")
-# Options the service renders itself; setting them in vllm_service_options would be ambiguous.
-RESERVED_OPTIONS = {
-    "model": "vllm_model_source",
-    "served_model_name": "vllm_service_served_name",
-    "host": "vllm_service_host",
-    "port": "vllm_service_port",
-    "api_key": "vllm_service_api_key (kept out of the options file)",
-    "config": "(the service passes its own --config file)",
-}
-
+# Options the service renders itself (vllm_options.RESERVED_OPTIONS, dash names): setting them
+# in vllm_service_options, in any spelling, is refused.
+RESERVED_OPTIONS = _options.RESERVED_OPTIONS
+SERVED_NAME_ACCEPTED = ("empty (derived from the model) or a name of ASCII letters, digits and "
+                        ". _ / : - that starts with a letter or digit (at most 128)")
 
 def _fmt(value):
     return repr(value) if isinstance(value, str) else str(value)
@@ -97,7 +97,7 @@ _ENDPOINT = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+(/[^\s]*)?$")
 
 def check_revision(name, value):
     """A Hub branch, tag or commit (no spaces, no '..')."""
-    if not isinstance(value, str) or not _REVISION.match(value) or ".." in value:
+    if not isinstance(value, str) or not _REVISION.fullmatch(value) or ".." in value:
         return ["%s is %s; accepted: a branch, tag or commit of the Hub repository (e.g. main, v1.0 "
                 "or a 40-hex commit)" % (name, _fmt(value))]
     return []
@@ -107,7 +107,7 @@ def check_endpoint(name, value):
     """Empty (huggingface_hub's default) or an http(s) URL of the Hub or a mirror."""
     if value in ("", None):
         return []
-    if not isinstance(value, str) or not _ENDPOINT.match(value):
+    if not isinstance(value, str) or not _ENDPOINT.fullmatch(value):
         return ["%s is %s; accepted: empty (the Hugging Face Hub) or the http(s) URL of a Hub mirror, "
                 "e.g. https://hf-mirror.example.internal" % (name, _fmt(value))]
     return []
@@ -118,30 +118,40 @@ def check_env(name, value):
         return ["%s is %s; accepted: a mapping of environment variable names to values"
                 % (name, _fmt(value))]
     errors = []
-    for key in sorted(value):
-        if not isinstance(key, str) or not _ENV_NAME.match(key):
-            errors.append("%s has the key %s; accepted: names of letters, digits and _ that do "
-                          "not start with a digit" % (name, _fmt(key)))
-        elif any(c in str(value[key]) for c in "\n\r\0"):
-            errors.append("%s.%s holds a line break or NUL; accepted: a single-line value"
-                          % (name, key))
+    for key in sorted(value, key=repr):
+        if not isinstance(key, str) or not _ENV_NAME.fullmatch(key):
+            errors.append("%s has the key %r; accepted: names of letters, digits and _ that do "
+                          "not start with a digit" % (name, key))
+            continue
+        text = "" if value[key] is None else str(value[key])
+        why = _options.env_value_problem(text)
+        if why:
+            errors.append("%s.%s is %s, which %s; accepted: %s"
+                          % (name, key, _options.env_value_shown(key, text), why,
+                             _options.ENV_VALUE_ACCEPTED))
     return errors
 
 
 def check_options(name, value):
+    """vllm_service_options: plain option names, none of the reserved ones in any spelling or
+    abbreviation, and no value vLLM's --config loader would turn into another option."""
     if not isinstance(value, dict):
         return ["%s is %s; accepted: a mapping of vLLM option names (underscores, e.g. "
                 "max_model_len) to values" % (name, _fmt(value))]
-    errors = []
-    for key in sorted(value, key=str):
-        norm = str(key).lstrip("-").replace("-", "_")
-        if norm in RESERVED_OPTIONS:
-            errors.append("%s sets %s; set %s instead" % (name, _fmt(key), RESERVED_OPTIONS[norm]))
-    return errors
+    return _options.option_problems(name, value)
+
+
+def check_served_name(name, value):
+    """A served or model name: it reaches the options file, the unit's description, /v1/models."""
+    if value is None or value == "":
+        return []
+    if not isinstance(value, str) or not _SERVED_NAME.fullmatch(value):
+        return ["%s is %r; accepted: %s" % (name, value, SERVED_NAME_ACCEPTED)]
+    return []
 
 
 def check_pattern(name, value, pattern, accepted):
-    if not isinstance(value, str) or not pattern.match(value):
+    if not isinstance(value, str) or not pattern.fullmatch(value):
         return ["%s is %s; accepted: %s" % (name, _fmt(value), accepted)]
     return []
 
@@ -154,7 +164,7 @@ def check_pattern_serial(name, value):
     items = value if isinstance(value, list) and value else [value]
     for item in items:
         text = str(item) if isinstance(item, (int, str)) and not isinstance(item, bool) else ""
-        if not _SERIAL.match(text.strip()):
+        if not _SERIAL.fullmatch(text.strip()):
             return ["%s is %s; accepted: a batch size (1, 5), a percentage (\"25%%\") or a list of them"
                     % (name, _fmt(value))]
     return []
@@ -208,7 +218,7 @@ def check_ini_settings(name, value):
         return ["%s is %s; accepted: a mapping of SECTION.KEY to a value, e.g. {wsl2.processors: 8}"
                 % (name, _fmt(value))]
     return ["%s has the key %s; accepted: SECTION.KEY, e.g. wsl2.processors" % (name, _fmt(key))
-            for key in value if not isinstance(key, str) or not _INI_NAME.match(key)]
+            for key in value if not isinstance(key, str) or not _INI_NAME.fullmatch(key)]
 
 
 def check_wsl_inputs(values):
@@ -222,7 +232,7 @@ def check_wsl_inputs(values):
         return ["%s is %s; accepted: true or false" % (name, _fmt(value))]
 
     def fstypes(name, value):
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) and _FSTYPE.match(v)
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and _FSTYPE.fullmatch(v)
                                                                  for v in value):
             return ["%s is %s; accepted: a non-empty list of filesystem types, e.g. [9p, drvfs, v9fs]"
                     % (name, _fmt(value))]
@@ -272,8 +282,8 @@ def validate_inputs(values, model_source_exists=None):
             n, v, _HOST, "an IP address or host name to bind, e.g. 127.0.0.1 or 0.0.0.0")),
         ("vllm_service_user", lambda n, v: check_pattern(
             n, v, _USER_NAME, "a system user name (lower case letters, digits, _ and -)")),
-        ("vllm_service_served_name", lambda n, v: check_pattern(
-            n, v, _SERVED_NAME, "a name of letters, digits and . _ / : - (at most 128)")),
+        ("vllm_service_served_name", check_served_name),
+        ("vllm_model_name", check_served_name),
         ("vllm_service_options", check_options),
         ("vllm_service_env", check_env),
         ("vllm_python_root", check_absolute_path),

@@ -57,3 +57,27 @@ def test_service_options_refusal_is_a_filter_error():
     fine = FILTERS["vllm_service_options"](config, "cuda", host, "llama", "127.0.0.1", 8000, {},
                                            2 * 10 ** 9)
     assert fine["options"]["enforce_eager"] is True and fine["model"]["num_attention_heads"] == 32
+
+
+def test_options_file_filter_renders_the_service_template_safely():
+    import jinja2
+    template = os.path.join(ROOT, "roles", "vllm_service", "templates", "vllm.yaml.j2")
+    env = jinja2.Environment(trim_blocks=True)
+    env.filters.update(FILTERS)
+    env.filters["comment"] = lambda text: "#\n# %s\n#" % text
+    with open(template) as handle:
+        source = handle.read()
+    computed = {"options": {"served_model_name": "x\nhost: 0.0.0.0", "port": 8000},
+                "reasons": {"port": "vllm_service_port"}}
+    text = env.from_string(source).render(
+        ansible_managed="Ansible managed", __vllm_service_computed=computed,
+        vllm_model_result={"path": "/m"}, __vllm_service_served_name="x\nhost: 0.0.0.0")
+    assert yaml.safe_load(text) == {"model": "/m", "port": 8000,
+                                    "served-model-name": "x\nhost: 0.0.0.0"}
+
+
+@pytest.mark.parametrize("name, arg", [("vllm_cli_yaml", {"seed": ["--host", "0.0.0.0"]}),
+                                       ("vllm_env_file", {"A": "x\u2028B=1"})])
+def test_emitter_filters_fail_the_task_on_unsafe_input(name, arg):
+    with pytest.raises(F.AnsibleFilterError):
+        FILTERS[name](arg)

@@ -476,3 +476,83 @@ def test_user_quantities_are_read_as_vllm_reads_them():
         assert options["max_model_len"] == auto and 16 <= options["max_num_seqs"] <= 64
     assert o._human_number("8K") == 8192 and o._human_number("25.6k") == 25600
     assert o._human_number("0.9", integer=False) == 0.9 and o._human_number("lots") is None
+
+
+# --- the emitters refuse what their readers would not read back (security review) -------------
+
+def test_compute_options_refuses_reserved_options_in_any_spelling():
+    for user in ({"seed": [0, "--host", "0.0.0.0"]}, {"host ": "0.0.0.0"}, {"API-KEY": "k"},
+                 {"ho": "0.0.0.0"}, {"port=1": True}):
+        with pytest.raises(o.OptionsError) as err:
+            o.compute_options("cpu", HOST, o.model_facts(TINY), "tiny", "127.0.0.1", 8000, user)
+        assert "vllm_service_options" in str(err.value)
+
+
+@pytest.mark.parametrize("options", [
+    {"seed": [0, "--host", "0.0.0.0"]}, {"seed": "--port"}, {"host ": "x"}, {"a\nhost": 1},
+    {"seed": float("nan")}, {"seed": object()}, {"d": {1: 2}},
+])
+def test_cli_yaml_refuses_keys_and_values_that_inject_options(options):
+    with pytest.raises(ValueError):
+        o.to_cli_yaml(options)
+
+
+def test_cli_yaml_keeps_the_service_own_reserved_options():
+    text = o.to_cli_yaml({"host": "127.0.0.1", "port": 8000, "model": "/m", "served_model_name": "t"})
+    assert text == 'host: "127.0.0.1"\nmodel: "/m"\nport: 8000\nserved-model-name: "t"\n'
+
+
+def test_cli_yaml_escapes_line_breaks_so_a_value_cannot_start_a_key():
+    for name in ("tiny\nhost: 0.0.0.0", "tiny\u2028host: 0.0.0.0", "tiny\x85host: 1", "a\x7f\U0001f600"):
+        text = o.to_cli_yaml({"served_model_name": name})
+        assert text.count("\n") == 1 and text.isascii()
+        assert yaml.safe_load(text) == {"served-model-name": name}
+
+
+def test_cli_yaml_floats_read_back_as_floats():
+    for number in (1e-05, 1e+100, 0.9, 2.5e-07, -3.0):
+        assert yaml.safe_load(o.to_cli_yaml({"x": number})) == {"x": number}
+
+
+def test_options_file_puts_no_raw_name_in_a_comment():
+    computed = {"options": {"served_model_name": "evil\nhost: 0.0.0.0", "port": 8000},
+                "reasons": {"port": "why\u2028api-key: x", "served_model_name": "the name"}}
+    text = o.options_file(computed["options"], computed["reasons"], "/m\rport: 1",
+                          "evil\nhost: 0.0.0.0")
+    loaded = yaml.safe_load(text)
+    assert loaded == {"model": "/m\rport: 1", "port": 8000,
+                      "served-model-name": "evil\nhost: 0.0.0.0"}
+    assert text.startswith("# vLLM options for evil\\u000ahost: 0.0.0.0; read with --config.")
+    assert all(line.startswith("#") or ": " in line for line in text.splitlines())
+
+
+def test_options_file_for_ordinary_input_is_what_the_template_wrote():
+    text = o.options_file({"port": 8000, "served_model_name": "tiny-llama", "enforce_eager": True},
+                          {"port": "vllm_service_port", "served_model_name": "the name"},
+                          "/var/lib/vllm/models/tiny", "tiny-llama")
+    assert text == ("# vLLM options for tiny-llama; read with --config. Why each is set:\n"
+                    "#   port: vllm_service_port\n"
+                    "#   served_model_name: the name\n"
+                    "enforce-eager: true\n"
+                    'model: "/var/lib/vllm/models/tiny"\n'
+                    "port: 8000\n"
+                    'served-model-name: "tiny-llama"\n')
+
+
+@pytest.mark.parametrize("env", [{"A\n": "x"}, {"A=B": "x"}, {"1A": "x"}, {"A": "x\ny"},
+                                 {"A": "x\u2028B=1"}, {"A": "x\x85"}, {"A": "\ud800"},
+                                 {"A": "x\rB=1"}])
+def test_env_file_refuses_what_would_not_read_back(env):
+    with pytest.raises(ValueError):
+        o.to_env_file(env)
+
+
+def test_env_file_errors_hide_secret_values():
+    with pytest.raises(ValueError) as err:
+        o.to_env_file({"VLLM_API_KEY": "sk-123\nX=1"})
+    assert "sk-123" not in str(err.value) and "VLLM_API_KEY" in str(err.value)
+
+
+def test_launcher_parser_splits_on_newline_only():
+    text = 'A="x\u2028B=1"\nC="y\x85D=2"\nE="\x1cF=3"\n'
+    assert vllm_launcher.parse_env_file(text) == {"A": "x\u2028B=1", "C": "y\x85D=2", "E": "\x1cF=3"}

@@ -122,3 +122,79 @@ def test_release_and_rollout_inputs_name_the_variable_and_what_is_accepted():
     ]
     assert v.validate_inputs({"vllm_python_rebuild": "true", "vllm_python_keep_releases": "3",
                             "vllm_rollout_serial": [1, "100%"], "vllm_rollout_max_fail_percentage": 0}) == []
+
+
+# --- reserved options in any spelling, and values vLLM's --config loader turns into flags ------
+
+@pytest.mark.parametrize("options", [
+    {"seed": [0, "--host", "0.0.0.0"]},                 # a list item becomes an argv item
+    {"seed": "--port"},                                 # a scalar too
+    {"limit_mm_per_prompt": {"video": ["--api-key", "x"]}},
+    {"host ": "0.0.0.0"}, {"api_key ": "k"}, {" host": "x"},
+    {"API-KEY": "k"}, {"Host": "x"}, {"HOST": "x"},
+    {"h\u043est": "x"},                                 # Cyrillic o
+    {"ho\u200bst": "x"},                                # zero-width space
+    {"host=0.0.0.0": True}, {"seed=1 --host": True},
+    {"host.x": 1}, {"-O": "3"}, {"---host": "x"},
+    {"api-key": "k"}, {"api_key": "k"}, {"--api_key": "k"}, {"served_model_name": "x"},
+    {"served-model-name": "x"}, {"config": "/tmp/x.yaml"}, {"model": "/x"}, {"uds": "/tmp/s"},
+    {"ho": "0.0.0.0"}, {"serve": "x"}, {"api": "k"}, {"conf": "x"}, {"p": 1},  # abbreviations
+    {"host\n": "x"}, {"": 1}, {1: 2},
+    {"max_model_len": 128, "max-model-len": 256},       # the same option twice
+    {"seed": float("-inf")}, {"seed": [float("nan")]},
+])
+def test_options_that_would_set_a_reserved_or_second_option_are_refused(options):
+    errors = v.validate_inputs({"vllm_service_options": options})
+    assert errors, options
+    assert all(e.startswith("vllm_service_options") for e in errors)
+    assert all("accepted" in e or "instead" in e or "set it once" in e for e in errors)
+
+
+def test_option_errors_name_the_value_and_path():
+    [error] = v.validate_inputs({"vllm_service_options": {"seed": [0, "--host", "0.0.0.0"]}})
+    assert "vllm_service_options.seed[1] is '--host'" in error
+    [error] = v.validate_inputs({"vllm_service_options": {"host ": "0.0.0.0"}})
+    assert "'host '" in error and "lower case letters" in error
+    [error] = v.validate_inputs({"vllm_service_options": {"ho": "0.0.0.0"}})
+    assert "--host" in error and "vllm_service_host" in error
+
+
+@pytest.mark.parametrize("options", [
+    {"max_model_len": 4096, "--enforce-eager": True, "limit-mm-per-prompt": {"video": 0}},
+    {"seed": -1, "kv_cache_dtype": "fp8", "gpu_memory_utilization": 0.9},
+    {"model_impl": "vllm", "hostname_suffix": "x", "port_range": [1, 2], "config_format": "auto"},
+    {"compilation_config": {"cudagraph_sizes": [1, 2], "level": 3}, "enable_prefix_caching": False},
+])
+def test_ordinary_options_pass(options):
+    assert v.validate_inputs({"vllm_service_options": options}) == []
+
+
+@pytest.mark.parametrize("name", ["vllm_service_served_name", "vllm_model_name"])
+@pytest.mark.parametrize("value", ["tiny\nhost: 0.0.0.0", "tiny\n", "a\rb", "a\u2028b", "a\u2029b",
+                                   "a\x85b", "a\x00b", "a b", "-x", "a#b", "x" * 129, 5])
+def test_names_that_cannot_be_rendered_safely_are_refused(name, value):
+    [error] = v.validate_inputs({name: value})
+    assert error.startswith("%s is %r; accepted:" % (name, value))
+
+
+@pytest.mark.parametrize("value", ["", "tiny-llama", "Qwen/Qwen3-VL-2B-Instruct", "m:1.5_b"])
+def test_ordinary_names_pass(value):
+    assert v.validate_inputs({"vllm_service_served_name": value, "vllm_model_name": value}) == []
+
+
+@pytest.mark.parametrize("key", ["GOOD\n", "A B", "A=B", "\u0410", ""])
+def test_env_keys_are_matched_whole(key):
+    [error] = v.validate_inputs({"vllm_service_env": {key: "x"}})
+    assert "has the key %r" % key in error
+
+
+@pytest.mark.parametrize("value", ["a\u2028B=1", "a\u2029b", "a\x85b", "a\x0bb", "a\x1cb", "a\tb",
+                                   "a\x7fb", "a\ud800b"])
+def test_env_values_with_line_separators_or_controls_are_refused(value):
+    [error] = v.validate_inputs({"vllm_service_env": {"GOOD": value}})
+    assert error.startswith("vllm_service_env.GOOD is %r" % value)
+
+
+def test_env_errors_hide_secret_values():
+    [error] = v.validate_inputs({"vllm_service_env": {"HF_TOKEN": "hf_secret\nX=1"}})
+    assert "hf_secret" not in error and "HF_TOKEN" in error
