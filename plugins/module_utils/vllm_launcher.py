@@ -33,18 +33,28 @@ def last_attempt(log_text):
     return log_text[index:] if index >= 0 else log_text
 
 
+# systemd's whitespace (WHITESPACE in its basic/string-util.h); Python's str.strip() would also
+# take Unicode spaces and separators systemd keeps.
+_BLANKS = " \t\n\r"
+
+
 def parse_env_file(text):
-    """KEY=value lines as systemd's EnvironmentFile= reads them (the subset the role writes)."""
+    """KEY=value lines as systemd's EnvironmentFile= reads them (the subset the role writes).
+
+    Lines end at "\n" only (str.splitlines() would also split at U+2028, U+0085, \x1c and others,
+    which systemd keeps inside a value); the role's writer (vllm_options.to_env_file) refuses
+    values with line breaks or control characters, so what it writes reads back exactly.
+    """
     env = {}
-    for raw in (text or "").splitlines():
-        line = raw.strip()
+    for raw in (text or "").split("\n"):
+        line = raw.strip(_BLANKS)
         if not line or line.startswith("#") or line.startswith(";") or "=" not in line:
             continue
         key, value = line.split("=", 1)
-        key = key.strip()
+        key = key.strip(_BLANKS)
         if key.startswith("export "):
-            key = key[len("export "):].strip()
-        value = value.strip()
+            key = key[len("export "):].strip(_BLANKS)
+        value = value.strip(_BLANKS)
         if len(value) >= 2 and value[0] == value[-1] == '"':
             value = re.sub(r'\\(["\\$`])', r"\1", value[1:-1])
         elif len(value) >= 2 and value[0] == value[-1] == "'":
