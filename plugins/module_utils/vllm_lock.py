@@ -44,12 +44,21 @@ def drift(lock_text, freeze_text, ignore=("pip", "setuptools", "wheel")):
             "in_sync": not (missing or different or extra)}
 
 
-def venv_problems(found, plan):
+def _public(version):
+    """'2.14.0+cu130' -> '2.14.0' (PEP 440 local label dropped)."""
+    return str(version or "").split("+", 1)[0]
+
+
+def venv_problems(found, plan, gpu=None, kernels_for=None):
     """What is wrong with a venv, from ``verify_venv.py``'s report and the plan; [] when nothing.
 
-    ``found``: the verify script's JSON (python, torch_version, torch_cuda, cuda_available,
-    packages, vllm_importable, errors); ``plan``: the install plan (python_version, torch_version,
-    cuda_variant, vllm_package, vllm_version, remove_after_install, backend).
+    ``found``: the verify script's JSON (python, torch_version, torch_cuda, cuda_archs,
+    cuda_available (null: not checked, the host has no NVIDIA device node), packages,
+    vllm_importable, errors); ``plan``: the install plan (python_version, torch_version,
+    torch_cuda, cuda_variant, vllm_package, vllm_version, remove_after_install, backend).
+    ``gpu``: the host's GPU facts (``vllm_gpu``'s shape) and ``kernels_for(cc, archs)`` (from
+    ``vllm_plan``, returning ``(ok, why)``): each GPU's compute capability is checked against the
+    architectures the installed torch was compiled for.
     """
     found = found or {}
     plan = plan or {}
@@ -58,12 +67,20 @@ def venv_problems(found, plan):
         problems.append("vLLM does not import")
     if found.get("python") != plan.get("python_version"):
         problems.append("Python is %s, the plan says %s" % (found.get("python"), plan.get("python_version")))
-    if found.get("torch_version") and found.get("torch_version") != plan.get("torch_version"):
-        problems.append("torch is %s, the plan says %s" % (found.get("torch_version"), plan.get("torch_version")))
-    if found.get("torch_version") and (found.get("torch_cuda") is None) != (plan.get("cuda_variant") is None):
+    torch_found, torch_plan = found.get("torch_version"), plan.get("torch_version")
+    # PyPI's CUDA torch says '2.14.0+cu130' of itself while its metadata (and the plan) say
+    # 2.14.0; a plan that names a local build ('2.13.0+cpu', '2.14.0+cu129') must match exactly.
+    if torch_found and torch_found != torch_plan and (
+            "+" in str(torch_plan or "") or _public(torch_found) != str(torch_plan)):
+        problems.append("torch is %s, the plan says %s" % (torch_found, torch_plan))
+    if torch_found and (found.get("torch_cuda") is None) != (plan.get("cuda_variant") is None):
         problems.append("torch is a %s build, the plan says %s" % (
             "CUDA %s" % found.get("torch_cuda") if found.get("torch_cuda") else "CPU",
             plan.get("cuda_variant") or "cpu"))
+    elif torch_found and plan.get("torch_cuda") and found.get("torch_cuda") \
+            and str(found["torch_cuda"]) != str(plan["torch_cuda"]):
+        problems.append("torch is built for CUDA %s, the plan says CUDA %s (%s)"
+                        % (found["torch_cuda"], plan["torch_cuda"], plan.get("cuda_variant")))
     packages = found.get("packages") or {}
     package = plan.get("vllm_package")
     if package and packages.get(package) != plan.get("vllm_version"):
@@ -72,6 +89,23 @@ def venv_problems(found, plan):
     leftover = sorted(name for name in plan.get("remove_after_install") or [] if packages.get(name))
     if leftover:
         problems.append("packages the backend cannot use are installed: %s" % ", ".join(leftover))
-    if plan.get("backend") == "cuda" and found.get("torch_version") and not found.get("cuda_available"):
-        problems.append("torch sees no CUDA device (torch.cuda.is_available() is False)")
+    if plan.get("backend") == "cuda" and torch_found and found.get("cuda_available") is False:
+        problems.append("torch sees no CUDA device (torch.cuda.is_available() is False) although the host "
+                        "has %s" % (", ".join(found.get("gpu_devices") or []) or "NVIDIA device nodes"))
+    archs = found.get("cuda_archs")
+    if plan.get("backend") == "cuda" and archs and kernels_for is not None:
+        for unit in (gpu or {}).get("gpus") or []:
+            cc = unit.get("compute_capability")
+            if not cc:
+                continue
+            ok, why = kernels_for(cc, archs)
+            if not ok:
+                problems.append("GPU %s (%s, compute capability %s): the installed torch has no kernels for it "
+                                "(%s; compiled for %s)" % (unit.get("index"), unit.get("name"), cc, why,
+                                                           ", ".join(archs)))
     return problems
+
+
+def venv_notes(found):
+    """What the venv check could not check on this host (``not checked: ...`` lines)."""
+    return list((found or {}).get("notes") or [])

@@ -59,6 +59,67 @@ def test_cuda_plan_needs_a_visible_device():
     plan = dict(PLAN, backend="cuda", cuda_variant="cu130", torch_version="2.9.0+cu130",
                 vllm_package="vllm", vllm_version="0.33.0")
     found = dict(GOOD, torch_version="2.9.0+cu130", torch_cuda="13.0", cuda_available=False,
-                 packages={"vllm": "0.33.0"})
+                 gpu_devices=["/dev/nvidia0", "/dev/nvidiactl"], packages={"vllm": "0.33.0"})
     assert vllm_lock.venv_problems(found, plan) == [
-        "torch sees no CUDA device (torch.cuda.is_available() is False)"]
+        "torch sees no CUDA device (torch.cuda.is_available() is False) although the host has "
+        "/dev/nvidia0, /dev/nvidiactl"]
+
+
+CUDA_PLAN = dict(PLAN, backend="cuda", cuda_variant="cu130", torch_version="2.14.0", torch_cuda="13.0",
+                 vllm_package="vllm", vllm_version="0.33.0", remove_after_install=[])
+# what verify_venv.py printed for the real vllm 0.33.0 / torch 2.14.0 install on a host without a GPU
+CUDA_FOUND = {"python": "3.11", "torch_version": "2.14.0+cu130", "torch_cuda": "13.0",
+              "cuda_archs": ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"],
+              "cuda_available": None, "gpu_devices": [], "packages": {"vllm": "0.33.0"},
+              "vllm_importable": True, "errors": [], "extensions_checked": 13, "missing_libraries": [],
+              "driver_libraries_missing": ["libcuda.so.1"],
+              "notes": ["torch.cuda.is_available() not checked: no device (no /dev/nvidia* or /dev/dxg "
+                        "on this host)",
+                        "loading vLLM's kernels not checked: no driver (the NVIDIA driver provides "
+                        "libcuda.so.1)"]}
+
+
+def test_pypi_cuda_torch_local_label_matches_a_plain_plan_pin():
+    # torch.__version__ is '2.14.0+cu130' while PyPI's metadata and the plan say 2.14.0
+    assert vllm_lock.venv_problems(CUDA_FOUND, CUDA_PLAN) == []
+
+
+def test_no_device_is_not_checked_never_a_silent_pass():
+    assert vllm_lock.venv_problems(CUDA_FOUND, CUDA_PLAN) == []
+    notes = vllm_lock.venv_notes(CUDA_FOUND)
+    assert any("not checked: no device" in n for n in notes)
+    assert any("not checked: no driver" in n for n in notes)
+
+
+def test_torch_built_for_another_cuda_is_a_problem():
+    found = dict(CUDA_FOUND, torch_version="2.14.0+cu129", torch_cuda="12.9")
+    problems = vllm_lock.venv_problems(found, CUDA_PLAN)
+    assert "torch is built for CUDA 12.9, the plan says CUDA 13.0 (cu130)" in problems
+
+
+def test_a_local_build_in_the_plan_must_match_exactly():
+    plan = dict(CUDA_PLAN, torch_version="2.14.0+cu129", torch_cuda="12.9", cuda_variant="cu129")
+    found = dict(CUDA_FOUND, torch_version="2.14.0+cu130")
+    assert "torch is 2.14.0+cu130, the plan says 2.14.0+cu129" in vllm_lock.venv_problems(found, plan)
+
+
+def test_gpu_without_kernels_in_the_installed_torch_is_named():
+    def kernels_for(cc, archs):
+        major, minor = (int(x) for x in cc.split("."))
+        ok = any(a.startswith("sm_") and int(a[3:-1] if a[-1].isalpha() else a[3:]) // 10 == major
+                 and int(a[3:]) % 10 <= minor for a in archs if a[3:].isdigit())
+        return ok, "no sm_%d%d-compatible kernels" % (major, minor)
+
+    gpu = {"gpus": [{"index": 0, "name": "Jetson Thor", "compute_capability": "11.0"},
+                    {"index": 1, "name": "RTX 4090", "compute_capability": "8.9"}]}
+    problems = vllm_lock.venv_problems(CUDA_FOUND, CUDA_PLAN, gpu, kernels_for)
+    assert len(problems) == 1
+    assert problems[0].startswith("GPU 0 (Jetson Thor, compute capability 11.0): the installed torch has no "
+                                  "kernels for it")
+
+
+def test_missing_cuda_library_is_a_problem_driver_library_is_not():
+    found = dict(CUDA_FOUND, errors=["vLLM's kernels need libraries this host lacks: libnvrtc.so.13"],
+                 missing_libraries=["libnvrtc.so.13"])
+    assert vllm_lock.venv_problems(found, CUDA_PLAN) == [
+        "vLLM's kernels need libraries this host lacks: libnvrtc.so.13"]
