@@ -370,8 +370,10 @@ RULES = [
       r"cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", CERTAIN),
     R("err_804", "cuda_driver_mismatch", r"Error 804|forward compatibility was attempted on non supported HW", CERTAIN),
     R("err_802", "cuda_driver_mismatch", r"Error 802|system not yet initialized", SPECIFIC),
-    R("torch_cpu_build", "cuda_driver_mismatch", r"Torch not compiled with CUDA enabled|Failed to infer device type",
-      60),
+    # vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
+    # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
+    R("no_gpu_visible", "cuda_driver_mismatch", r"Failed to infer device type", SPECIFIC),
+    R("torch_cpu_build", "cuda_driver_mismatch", r"Torch not compiled with CUDA enabled", 60),
     R("err_803", "cuda_driver_mismatch", r"Error 803|unsupported display driver / cuda driver combination", CERTAIN),
     R("ptx", "cuda_driver_mismatch", r"provided PTX was compiled with an unsupported toolchain|"
       r"cudaErrorUnsupportedPtxVersion|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", CERTAIN),
@@ -972,6 +974,13 @@ def _fix_cuda(finding, facts, live, lines):
     if finding.rule == "no_kernel_image":
         return ("The installed wheels have no kernels for this GPU (compute capability). Pick a build that "
                 "supports it: vllm_install_cuda_variant cu128 or newer for Blackwell, or a newer vllm_install_version.")
+    if finding.rule == "no_gpu_visible":
+        return ("No NVIDIA GPU visible: vLLM found no device to run on (torch sees no CUDA GPU). Check that "
+                "`nvidia-smi` works on the host and that the NVIDIA device nodes exist (/dev/nvidia0, "
+                "/dev/nvidiactl and /dev/nvidia-uvm on Linux, /dev/dxg under WSL2; in a container pass the GPU "
+                "in, e.g. --gpus all or CDI), that CUDA_VISIBLE_DEVICES in vllm_service_env does not hide every "
+                "GPU, and that the driver is loaded (a reboot after a driver update). On a host without an "
+                "NVIDIA GPU set vllm_install_backend: cpu.")
     if finding.rule in ("no_driver", "cuda_unknown"):
         return ("CUDA cannot reach the NVIDIA driver. Check `nvidia-smi`; on WSL the driver is the Windows one "
                 "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
@@ -1369,6 +1378,7 @@ def diagnose(log_text, live=None):
         confidence = round(max(0.05, confidence - 0.15), 2)
     return {
         "category": best.category,
+        "cause": best.rule,
         "evidence": _evidence(best.line),
         "fix": fix,
         "confidence": confidence,
