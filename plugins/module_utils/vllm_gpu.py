@@ -786,21 +786,20 @@ def read_nvml(nvml, wsl=None):
     res["nvml_version"] = None
     warnings = res["warnings"]
 
-    def call(what, func, *args):
+    def call(func, *args):
         try:
             return getattr(nvml, func)(*args), None
         except Exception as err:  # pylint: disable=broad-except
             return None, err
 
     try:
-        value, err = call("driver", "nvmlSystemGetDriverVersion")
+        value, err = call("nvmlSystemGetDriverVersion")
         res["driver_version"] = _version(_nvml_text(value)) if err is None else None
         if err is not None:
             warnings.append("NVML: nvmlSystemGetDriverVersion failed: %s" % _nvml_error(err))
-        value, err = call("cuda", "nvmlSystemGetCudaDriverVersion_v2")
+        value, err = call("nvmlSystemGetCudaDriverVersion_v2")
         if err is not None:
-            value, err2 = call("cuda", "nvmlSystemGetCudaDriverVersion")
-            err = err2
+            value, err = call("nvmlSystemGetCudaDriverVersion")
         if err is None:
             res["cuda_version"] = cuda_from_nvml_int(value)
             if res["cuda_version"] is None:
@@ -808,28 +807,28 @@ def read_nvml(nvml, wsl=None):
         else:
             warnings.append("NVML: nvmlSystemGetCudaDriverVersion failed: %s; the newest CUDA is "
                             "derived from the driver number" % _nvml_error(err))
-        value, err = call("nvml", "nvmlSystemGetNVMLVersion")
+        value, err = call("nvmlSystemGetNVMLVersion")
         if err is None:
             res["nvml_version"] = _nvml_text(value)
             res["nvidia_smi_version"] = nvml_library_version(value)
-        count, err = call("count", "nvmlDeviceGetCount")
+        count, err = call("nvmlDeviceGetCount")
         if err is not None:
             warnings.append("NVML: nvmlDeviceGetCount failed: %s" % _nvml_error(err))
             count = 0
         for index in range(int(count or 0)):
             gpu = _new_gpu(index=index)
             res["gpus"].append(gpu)
-            handle, err = call("handle", "nvmlDeviceGetHandleByIndex", index)
+            handle, err = call("nvmlDeviceGetHandleByIndex", index)
             if err is not None:
                 warnings.append("NVML: GPU %d: nvmlDeviceGetHandleByIndex failed: %s"
                                 % (index, _nvml_error(err)))
                 continue
-            value, err = call("name", "nvmlDeviceGetName", handle)
+            value, err = call("nvmlDeviceGetName", handle)
             gpu["name"] = _nvml_text(value)
             if err is not None:
                 warnings.append("NVML: GPU %d: nvmlDeviceGetName failed: %s" % (index, _nvml_error(err)))
             label = "GPU %d (%s)" % (index, gpu["name"]) if gpu["name"] else "GPU %d" % index
-            mem, err = call("memory", "nvmlDeviceGetMemoryInfo", handle)
+            mem, err = call("nvmlDeviceGetMemoryInfo", handle)
             if err is None:
                 try:
                     gpu["memory_total_mib"] = int(round(float(mem.total) / (1024 * 1024)))
@@ -841,7 +840,7 @@ def read_nvml(nvml, wsl=None):
                                 "size it from host memory" % label)
             else:
                 warnings.append("NVML: %s: nvmlDeviceGetMemoryInfo failed: %s" % (label, _nvml_error(err)))
-            value, err = call("cc", "nvmlDeviceGetCudaComputeCapability", handle)
+            value, err = call("nvmlDeviceGetCudaComputeCapability", handle)
             if err is None:
                 try:
                     gpu["compute_capability"] = "%d.%d" % (int(value[0]), int(value[1]))
@@ -851,13 +850,13 @@ def read_nvml(nvml, wsl=None):
             else:
                 warnings.append("NVML: %s: nvmlDeviceGetCudaComputeCapability failed: %s"
                                 % (label, _nvml_error(err)))
-            value, err = call("uuid", "nvmlDeviceGetUUID", handle)
+            value, err = call("nvmlDeviceGetUUID", handle)
             if err is None and _nvml_text(value):
                 gpu["uuid"] = _nvml_text(value)
             elif err is not None:
                 warnings.append("NVML: %s: nvmlDeviceGetUUID failed: %s" % (label, _nvml_error(err)))
     finally:
-        _, err = call("shutdown", "nvmlShutdown")
+        _, err = call("nvmlShutdown")
         if err is not None:
             warnings.append("NVML: nvmlShutdown failed: %s" % _nvml_error(err))
     if wsl:
