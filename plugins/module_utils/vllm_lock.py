@@ -56,9 +56,10 @@ def venv_problems(found, plan, gpu=None, kernels_for=None):
     cuda_available (null: not checked, the host has no NVIDIA device node), packages,
     vllm_importable, errors); ``plan``: the install plan (python_version, torch_version,
     torch_cuda, cuda_variant, vllm_package, vllm_version, remove_after_install, backend).
-    ``gpu``: the host's GPU facts (``vllm_gpu``'s shape) and ``kernels_for(cc, archs)`` (from
-    ``vllm_plan``, returning ``(ok, why)``): each GPU's compute capability is checked against the
-    architectures the installed torch was compiled for.
+    ``gpu``: the host's GPU facts (``vllm_gpu``'s shape) and ``kernels_for(cc, archs, compat)``
+    (``vllm_plan.kernels_for``, returning ``{"runs", "via", "reason"}``): each GPU's compute
+    capability is checked against the architectures the installed torch was compiled for (PTX does
+    not count under minor version compatibility).
     """
     found = found or {}
     plan = plan or {}
@@ -98,11 +99,10 @@ def venv_problems(found, plan, gpu=None, kernels_for=None):
             cc = unit.get("compute_capability")
             if not cc:
                 continue
-            ok, why = kernels_for(cc, archs)
-            if not ok:
+            verdict = kernels_for(cc, archs, plan.get("compat_mode") == "minor_version_compatibility")
+            if not verdict.get("runs"):
                 problems.append("GPU %s (%s, compute capability %s): the installed torch has no kernels for it "
-                                "(%s; compiled for %s)" % (unit.get("index"), unit.get("name"), cc, why,
-                                                           ", ".join(archs)))
+                                "(%s)" % (unit.get("index"), unit.get("name"), cc, verdict.get("reason")))
     return problems
 
 

