@@ -14,6 +14,12 @@ and by the unit tests. The data lives in ``data/vllm_compat.yml``.
 
 returns a JSON-serialisable dict, or raises ``PlanError`` (``.reason``, ``.way_out``).
 ``validate_pins(pins, table)`` checks the user's pins alone, before anything changes on a host.
+
+A CUDA plan runs in one of two modes (``compat_mode``): ``native`` (the driver supports the
+build's CUDA) or ``minor_version_compatibility`` (NVIDIA's rule: a build of CUDA X.y runs on any
+driver of the X family from the table's ``minor_version_compatibility`` minimum on, without JIT of
+PTX newer than the driver; ``compat_limits`` lists what that costs). ``kernels_for(cc, archs)``
+says whether a build's compiled architectures can run on a GPU.
 """
 
 from __future__ import absolute_import, division, print_function
@@ -63,6 +69,77 @@ def effective_cuda(gpu_facts, table, windows=False):
         if derived:
             return derived, "derived from driver %s with NVIDIA's driver table" % driver
     return None, "neither the header nor the driver number tells the CUDA version"
+
+def _arch_parts(name):
+    """'sm_90a' -> ('sm', 9, 0, 'a'); 'compute_120' -> ('compute', 12, 0, ''); junk -> None."""
+    m = re.match(r"^(sm|compute)_(\d+)(\d)([af]?)$", str(name).strip())
+    if not m:
+        return None
+    return m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+
+
+def _cc_parts(compute_capability):
+    """'8.9' or '89' or (8, 9) -> (8, 9); None when it does not read."""
+    if isinstance(compute_capability, (tuple, list)) and len(compute_capability) == 2:
+        return int(compute_capability[0]), int(compute_capability[1])
+    text = str(compute_capability).strip()
+    m = re.match(r"^(\d+)\.(\d)$", text) or re.match(r"^(\d+)(\d)$", text)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def kernels_for(compute_capability, archs, minor_version_compatibility=False):
+    """Can a build whose compiled architectures are ``archs`` run on a GPU of ``compute_capability``?
+
+    compute_capability: '8.9' (nvidia-smi's compute_cap, or torch.cuda.get_device_capability()
+    as a tuple (8, 9)); archs: e.g. torch.cuda.get_arch_list(), ['sm_75', 'sm_80', 'sm_86',
+    'sm_90', 'sm_100', 'sm_120', 'compute_120']; minor_version_compatibility: True when the build's
+    CUDA is newer than the driver's (plan['compat_mode'] == 'minor_version_compatibility').
+
+    Rules (CUDA programming guide, binary and PTX compatibility): SASS ``sm_XY`` runs on a GPU of
+    the same major X with minor >= Y; ``sm_XYa`` only on X.Y itself; ``sm_XYf`` on the same major
+    with minor >= Y. PTX ``compute_XY`` is JIT-compiled by the driver for any GPU >= X.Y
+    (``compute_XYa`` only for X.Y), but not under minor version compatibility, where the build's
+    PTX is newer than the driver can compile.
+
+    Returns {"runs": bool, "via": 'sm_86' | 'compute_90' | None, "reason": str}.
+    """
+    cc = _cc_parts(compute_capability)
+    listed = ", ".join(archs or []) or "none"
+    if cc is None:
+        return {"runs": False, "via": None,
+                "reason": "compute capability %r does not read as X.Y" % (compute_capability,)}
+    label = "%d.%d" % cc
+    sass, ptx = [], []
+    for name in archs or []:
+        parts = _arch_parts(name)
+        if parts is None:
+            continue
+        kind, major, minor, suffix = parts
+        if suffix == "a":
+            fits = (major, minor) == cc
+        elif kind == "sm":
+            fits = major == cc[0] and minor <= cc[1]
+        else:
+            fits = (major, minor) <= cc
+        if fits:
+            (sass if kind == "sm" else ptx).append(((major, minor, suffix != ""), name))
+    if sass:
+        best = sorted(sass)[-1][1]
+        return {"runs": True, "via": best,
+                "reason": "compute capability %s runs the compiled kernels %s" % (label, best)}
+    if ptx:
+        best = sorted(ptx)[-1][1]
+        if minor_version_compatibility:
+            return {"runs": False, "via": None,
+                    "reason": "compute capability %s has no compiled kernels in %s; the PTX %s would need a "
+                              "JIT compile, which minor version compatibility does not allow (the PTX is "
+                              "newer than the driver)" % (label, listed, best)}
+        return {"runs": True, "via": best,
+                "reason": "compute capability %s has no compiled kernels in %s; the driver JIT-compiles "
+                          "the PTX %s (slow first start)" % (label, listed, best)}
+    return {"runs": False, "via": None,
+            "reason": "compute capability %s: no kernels for it in %s" % (label, listed)}
+
 
 BACKENDS = ("auto", "cuda", "cpu")
 VAR = {
@@ -275,13 +352,106 @@ def _fits(cuda_have, cuda_need):
     return version_tuple(cuda_have) >= version_tuple(cuda_need)
 
 
-def _older_release_for(table, cuda_have, python_ok):
-    """Newest CUDA release with a variant the driver can run (None if there is none)."""
+def _number_hint(number):
+    """'580.00' -> 'R580 or newer'; '575.51.03' -> '575.51.03 or newer'."""
+    if re.match(r"^\d+\.00$", number):
+        return "R%s or newer" % number.split(".")[0]
+    return "%s or newer" % number
+
+
+def _mvc(table, cuda_have, driver, windows):
+    """Minor version compatibility of this driver: {major, minimum, ok} (None: no rule for its CUDA)."""
+    if cuda_have is None:
+        return None
+    major = str(version_tuple(cuda_have)[0])
+    mins = (table.get("minor_version_compatibility") or {}).get(major)
+    if not mins:
+        return None
+    minimum = mins["windows" if windows else "linux"]
+    drv = version_tuple(driver)
+    return {"major": major, "minimum": minimum, "ok": drv is not None and drv >= version_tuple(minimum)}
+
+
+def _mode(cuda_have, cuda_need, mvc):
+    """'native', 'minor_version_compatibility' or None (the driver cannot run that CUDA)."""
+    if _fits(cuda_have, cuda_need):
+        return "native"
+    if mvc and mvc["ok"] and str(version_tuple(cuda_need)[0]) == mvc["major"]:
+        return "minor_version_compatibility"
+    return None
+
+
+def _mvc_clause(mvc, cuda_have, windows):
+    if not mvc:
+        return ("; a CUDA %s driver runs no build of another CUDA major (minor version compatibility "
+                "holds within one major)" % version_tuple(cuda_have)[0])
+    if not mvc["ok"]:
+        return (", and the driver is older than %s, NVIDIA's minimum %s driver for CUDA %s.x minor version "
+                "compatibility" % (mvc["minimum"], "Windows" if windows else "Linux", mvc["major"]))
+    return ""
+
+
+def _update_hints(table, cudas, windows):
+    """'525.60.13 or newer (CUDA 12.x under minor version compatibility) or 575.51.03 or newer (CUDA 12.9) ...'"""
+    hints = []
+    for cuda in sorted(set(cudas), key=version_tuple):
+        major, minor = version_tuple(cuda)[:2]
+        mins = (table.get("minor_version_compatibility") or {}).get(str(major))
+        if mins and minor > 0:
+            hints.append("%s (CUDA %d.x: a CUDA %s build under minor version compatibility)"
+                         % (_number_hint(mins["windows" if windows else "linux"]), major, cuda))
+        hints.append("%s (CUDA %s)" % (_driver_hint(table, cuda, windows), cuda))
+    return ", ".join(hints[:-1]) + " or " + hints[-1] if len(hints) > 1 else hints[0]
+
+
+def _kernel_miss(gpus, variant, compat):
+    """(gpu, cc, detail) for the first GPU the variant's known compiled architectures cannot run."""
+    archs = variant.get("compiled_archs")
+    if not archs:
+        return None
+    for gpu in gpus:
+        cc = gpu.get("compute_capability")
+        if not cc:
+            continue
+        for part in ("torch", "vllm"):
+            found = kernels_for(cc, archs[part], compat)
+            if not found["runs"]:
+                return gpu, cc, "%s: %s" % (part, found["reason"])
+    return None
+
+
+def _older_release_for(table, cuda_have, mvc, arch_need=None, gpus=()):
+    """(version, variant, mode) of the newest release that runs on this driver, native preferred."""
+    best = None
     for version in _sorted_versions(_releases(table, "cuda")):
         release = _releases(table, "cuda")[version]
-        if any(_fits(cuda_have, v["cuda"]) for v in release["variants"].values()):
-            return version
-    return None
+        for name, var in sorted(release["variants"].items(), key=lambda kv: version_tuple(kv[1]["cuda"]),
+                                reverse=True):
+            if arch_need and not _fits(var["cuda"], arch_need):
+                continue
+            mode = _mode(cuda_have, var["cuda"], mvc)
+            if mode is None or _kernel_miss(gpus, var, mode != "native"):
+                continue
+            if mode == "native":
+                return version, name, mode
+            if best is None:
+                best = (version, name, mode)
+    return best
+
+
+def _compat_limits(table, mode, cuda_build, cuda_have, windows, archs):
+    """Short strings: what minor version compatibility costs (empty when native)."""
+    if mode != "minor_version_compatibility":
+        return []
+    return [
+        "no JIT of PTX newer than the driver: only kernels compiled for the GPU (SASS) run%s"
+        % ("" if archs else "; which architectures the build has is checked on the host after install"),
+        "CUDA features newer than %s (the driver's) are unavailable to this CUDA %s build" % (cuda_have, cuda_build),
+        "kernels built at run time (Triton, torch.compile, FlashInfer) must compile to SASS with their "
+        "own compiler; one that hands PTX to the driver fails (CUDA_ERROR_UNSUPPORTED_PTX_VERSION)",
+        "updating the driver to %s lifts these limits" % (_driver_hint(table, cuda_build, windows) +
+                                                         " (CUDA %s)" % cuda_build),
+    ]
 
 
 def _gpu_label(gpu):
@@ -329,6 +499,10 @@ def _plan_cpu(host, table, pins, reasons):
         "wheel_platform": platform,
         "remove_after_install": list(backend["remove_after_install"]),
         "server_module": backend["server_module"],
+        "server_command": list(backend["server_command"]),
+        "compat_mode": None,
+        "compat_limits": [],
+        "compiled_archs": None,
         "release_id": _release_id(package, version, python, None),
         "reasons": reasons,
     }
@@ -392,12 +566,15 @@ def _plan_cuda(host, table, pins, reasons):
         order = [default] + sorted((v for v in variants if v != default),
                                    key=lambda v: version_tuple(variants[v]["cuda"]), reverse=True)
     needs = " or ".join(sorted(set(variants[v]["cuda"] for v in order), key=version_tuple))
+    mvc = _mvc(table, cuda_have, driver, windows)
 
+    mode = None
     if cuda_have is None:
         if pinned_variant:
             chosen = pinned_variant
             reasons.append("CUDA %s: %s; driver support not checked because %s is pinned"
                            % (variants[chosen]["cuda"], cuda_why, VAR["cuda_variant"]))
+            reasons.append("compat mode: not known (the driver's CUDA version is not known)")
         else:
             raise PlanError(
                 "cannot tell which CUDA driver %s supports (%s); vLLM %s needs CUDA %s"
@@ -405,34 +582,67 @@ def _plan_cuda(host, table, pins, reasons):
                 "fix nvidia-smi (it must print the driver version), or pin %s to one of %s"
                 % (VAR["cuda_variant"], ", ".join(order)))
     else:
-        chosen = None
-        for name in order:
-            if _fits(cuda_have, variants[name]["cuda"]) and (
-                    arch_need is None or _fits(variants[name]["cuda"], arch_need)):
-                chosen = name
+        if arch_need and not _fits(cuda_have, arch_need):
+            raise PlanError(
+                "the GPU needs CUDA %s or newer; driver %s supports CUDA %s" % (arch_need, driver, cuda_have),
+                "update %s to %s" % (who, _driver_hint(table, arch_need, windows)))
+        chosen, skipped = None, []
+        for wanted in ("native", "minor_version_compatibility"):
+            for name in order:
+                if arch_need and not _fits(variants[name]["cuda"], arch_need):
+                    continue
+                if _mode(cuda_have, variants[name]["cuda"], mvc) != wanted:
+                    continue
+                miss = _kernel_miss(gpus, variants[name], wanted != "native")
+                if miss:
+                    skipped.append((name, miss))
+                    continue
+                chosen, mode = name, wanted
+                break
+            if chosen:
                 break
         if chosen is None:
-            fits = [n for n in order if _fits(cuda_have, variants[n]["cuda"])]
-            if fits and arch_need:
+            if skipped:
+                name, (gpu, cc, detail) = skipped[0]
+                raise PlanError(
+                    "%s has compute capability %s; vLLM %s %s has no kernels for it (%s)"
+                    % (_gpu_label(gpu), cc, version, name, detail),
+                    "use a GPU the build has kernels for (hide this one with CUDA_VISIBLE_DEVICES), pin %s "
+                    "to a release built for compute capability %s, or set %s: cpu"
+                    % (VAR["vllm_version"], cc, VAR["backend"]))
+            runnable = [n for n in order if _mode(cuda_have, variants[n]["cuda"], mvc)]
+            if runnable and arch_need:
                 raise PlanError(
                     "the GPU needs CUDA %s or newer; driver %s supports CUDA %s and vLLM %s's builds "
                     "for it need CUDA %s" % (arch_need, driver, cuda_have, version, needs),
                     "update %s to %s" % (who, _driver_hint(table, arch_need, windows)))
-            hints = " or ".join("%s (CUDA %s)" % (_driver_hint(table, variants[n]["cuda"], windows),
-                                                   variants[n]["cuda"])
-                                for n in sorted(order, key=lambda n: version_tuple(variants[n]["cuda"])))
-            older = _older_release_for(table, cuda_have, None)
+            hints = _update_hints(table, [variants[n]["cuda"] for n in order], windows)
+            older = _older_release_for(table, cuda_have, mvc, arch_need, gpus)
             if pinned_variant:
                 way = "update %s to %s, or unset %s" % (who, hints, VAR["cuda_variant"])
-            elif older and older != version:
-                way = "update %s to %s, or pin %s to %s" % (who, hints, VAR["vllm_version"], older)
+            elif older and older[0] != version:
+                way = "update %s to %s, or pin %s to %s (%s, %s)" % (
+                    who, hints, VAR["vllm_version"], older[0], older[1], older[2].replace("_", " "))
             else:
                 way = ("update %s to %s (no vLLM release in the table runs on CUDA %s), "
                        "or set %s: cpu" % (who, hints, cuda_have, VAR["backend"]))
-            raise PlanError("driver %s supports CUDA %s; vLLM %s needs CUDA %s"
-                            % (driver, cuda_have, version, needs), way)
+            raise PlanError("driver %s supports CUDA %s; vLLM %s needs CUDA %s%s"
+                            % (driver, cuda_have, version, needs, _mvc_clause(mvc, cuda_have, windows)), way)
         reasons.append("CUDA %s: driver %s supports CUDA %s (%s)"
                        % (variants[chosen]["cuda"], driver, cuda_have, cuda_why))
+        if mode == "native":
+            reasons.append("compat mode: native (the driver supports CUDA %s, the build needs %s)"
+                           % (cuda_have, variants[chosen]["cuda"]))
+        else:
+            reasons.append(
+                "compat mode: minor_version_compatibility: %s is built with CUDA %s, newer than the driver's "
+                "CUDA %s; driver %s is at least %s, NVIDIA's minimum %s driver for CUDA %s.x minor version "
+                "compatibility" % (chosen, variants[chosen]["cuda"], cuda_have, driver, mvc["minimum"],
+                                   "Windows" if windows else "Linux", mvc["major"]))
+            older = _older_release_for(table, cuda_have, None, arch_need, gpus)
+            if older and older[2] == "native" and older[0] != version:
+                reasons.append("vLLM %s %s runs natively on this driver: pin %s=%s"
+                               % (older[0], older[1], VAR["vllm_version"], older[0]))
     var = variants[chosen]
     if chosen == release["default_variant"]:
         reasons.append("%s: the build on PyPI" % chosen)
@@ -442,6 +652,17 @@ def _plan_cuda(host, table, pins, reasons):
                        % (chosen, release["default_variant"],
                           variants[release["default_variant"]]["cuda"], chosen)
                        if not pinned_variant else "%s: pinned by %s" % (chosen, VAR["cuda_variant"]))
+    archs = var.get("compiled_archs")
+    if archs:
+        for gpu in gpus:
+            if gpu.get("compute_capability"):
+                found = [kernels_for(gpu["compute_capability"], archs[part], mode == "minor_version_compatibility")
+                         for part in ("torch", "vllm")]
+                reasons.append("%s: kernels %s (torch), %s (vLLM)" % (
+                    _gpu_label(gpu), found[0]["via"], found[1]["via"]))
+    else:
+        reasons.append("compiled architectures not known for %s: checked on the host after install" % chosen)
+    limits = _compat_limits(table, mode, var["cuda"], cuda_have, windows, archs)
     python, source = _choose_python(host, release, pins.get("python_version"), reasons, package, version)
     pypi_only = var["vllm_index_url"] is None and var["torch_index_url"] is None
     torch_version = release["torch"] if var["torch_index_url"] is None else "%s+%s" % (release["torch"], chosen)
@@ -468,6 +689,10 @@ def _plan_cuda(host, table, pins, reasons):
         "wheel_platform": platform,
         "remove_after_install": list(backend.get("remove_after_install") or []),
         "server_module": backend["server_module"],
+        "server_command": list(backend["server_command"]),
+        "compat_mode": mode,
+        "compat_limits": limits,
+        "compiled_archs": dict((k, list(archs[k])) for k in ("torch", "vllm")) if archs else None,
         "release_id": _release_id(package, version, python, chosen),
         "reasons": reasons,
     }
@@ -620,4 +845,59 @@ def compare_table_with_metadata(table, cache):
                 if var["torch_index_url"] is None and var.get("torch_cuda") != runtime:
                     problems.append("%s: variants.%s.torch_cuda: table %s, torch %s on PyPI requires CUDA %s"
                                     % (where, name, var.get("torch_cuda"), release["torch"], runtime))
+    return problems + compare_table_with_archs(table, cache)
+
+
+# --------------------------------------------------------------------------- compiled architectures
+
+ARCH_LIBRARIES = {
+    "torch": ["torch/lib/libtorch_cuda.so"],
+    "vllm": ["vllm/_C_stable_libtorch.abi3.so", "vllm/_C.abi3.so"],  # the core: most containers
+}
+
+
+def archs_key(package, version):
+    return "archs-" + metadata_key(package, version)
+
+
+def expected_archs(table):
+    """The wheels whose architectures the cache holds: [(key, package, version)].
+
+    One per package and version of the CUDA builds on PyPI itself (both index URLs null); the
+    builds on vLLM's and PyTorch's own indexes cannot be downloaded here.
+    """
+    wanted = []
+    for version, release in table["backends"]["cuda"]["releases"].items():
+        for var in release["variants"].values():
+            if var["vllm_index_url"] is None and var["torch_index_url"] is None:
+                wanted.append((archs_key("vllm", version), "vllm", version))
+                wanted.append((archs_key("torch", release["torch"]), "torch", release["torch"]))
+    seen = set()
+    return [w for w in wanted if not (w[0] in seen or seen.add(w[0]))]
+
+
+def compare_table_with_archs(table, cache):
+    """Disagreements between the table's compiled_archs and the cached readings of the wheels."""
+    problems = []
+    for version, release in table["backends"]["cuda"]["releases"].items():
+        for name, var in release["variants"].items():
+            if var["vllm_index_url"] is not None or var["torch_index_url"] is not None:
+                continue
+            where = "vllm %s: variants.%s.compiled_archs" % (version, name)
+            listed = var.get("compiled_archs")
+            for part, pkg_version in (("torch", release["torch"]), ("vllm", version)):
+                record = cache.get(archs_key(part, pkg_version))
+                if record is None:
+                    if listed:
+                        problems.append("%s: no cached reading of the %s %s wheel (run scripts/check-compat-metadata "
+                                        "--read-archs)" % (where, part, pkg_version))
+                    continue
+                if not listed:
+                    problems.append("%s: not in the table; the %s %s wheel has %s"
+                                    % (where, part, pkg_version, ", ".join(record["build_archs"])))
+                    continue
+                if list(listed.get(part) or []) != list(record["build_archs"]):
+                    problems.append("%s.%s: table %s, the %s wheel (%s) %s"
+                                    % (where, part, ", ".join(listed.get(part) or []), part, record["library"],
+                                       ", ".join(record["build_archs"])))
     return problems
