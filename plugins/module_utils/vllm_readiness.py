@@ -16,12 +16,24 @@ import socket
 import time
 
 try:  # Python 3
+    from http.client import HTTPException
     from urllib.error import HTTPError, URLError
     from urllib.request import Request, urlopen
 except ImportError:  # pragma: no cover - Python 2 targets are not supported by vLLM anyway
+    from httplib import HTTPException  # type: ignore
     from urllib2 import HTTPError, Request, URLError, urlopen  # type: ignore
 
 __metaclass__ = type
+
+# What a request can fail with besides an HTTP status: refused or reset connections and timeouts
+# (OSError, URLError) and a connection closed mid-response or a malformed one (HTTPException:
+# IncompleteRead, RemoteDisconnected, BadStatusLine, LineTooLong).
+NETWORK_ERRORS = (URLError, OSError, socket.error, HTTPException)
+# The longest each request may take; never longer than the time the gate has left.
+HEALTH_TIMEOUT_S = 10.0
+MODELS_TIMEOUT_S = 30.0
+COMPLETION_TIMEOUT_S = 120.0
+CONNECT_TIMEOUT_S = 2.0
 
 
 class GateResult(object):
@@ -84,7 +96,12 @@ def http(method, url, body=None, api_key=None, timeout=10.0):
         return status, text
 
 
-def port_open(host, port, timeout=2.0):
+def _positive_int(value):
+    """A count of tokens: a positive int, not a bool, a float or a string."""
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def port_open(host, port, timeout=CONNECT_TIMEOUT_S):
     try:
         sock = socket.create_connection((_connect_host(host), int(port)), timeout=timeout)
     except (OSError, socket.error):
@@ -102,11 +119,23 @@ def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
     start = clock()
     deadline = start + timeout
 
+    def remaining():
+        return deadline - clock()
+
     def out_of_time():
-        return clock() >= deadline
+        return remaining() <= 0
+
+    def bounded(limit):
+        """A request's timeout: its own limit, but never past the gate's deadline."""
+        return max(0.01, min(limit, remaining()))
 
     def step(name, detail):
         result.steps.append({"step": name, "detail": detail, "t_s": round(clock() - start, 1)})
+
+    def fail(detail):
+        result.detail = detail
+        result.elapsed = clock() - start
+        return result
 
     # 1 and 2: connection refused while loading, then /health 200
     last = ""
@@ -115,14 +144,13 @@ def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
             ok, why = alive()
             if not ok:
                 result.stage = "process"
-                result.detail = "the server process is not running: %s" % why
-                result.elapsed = clock() - start
-                return result
-        if port_open(host, port):
+                return fail("the server process is not running: %s" % why)
+        if port_open(host, port, timeout=bounded(CONNECT_TIMEOUT_S)):
             try:
-                status, _ = http("GET", url + "/health", api_key=api_key, timeout=10)
-            except (URLError, OSError, socket.error) as err:
-                status, last = None, "GET /health failed: %s" % err
+                status, _ = http("GET", url + "/health", api_key=api_key,
+                                 timeout=bounded(HEALTH_TIMEOUT_S))
+            except NETWORK_ERRORS as err:
+                status, last = None, "GET /health failed: %s" % (_why(err),)
             if status == 200:
                 step("health", "GET /health 200")
                 break
@@ -132,56 +160,56 @@ def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
         else:
             last = "connection to %s refused (model still loading?)" % url
         if out_of_time():
-            result.detail = "not ready after %ds: %s" % (timeout, last)
-            result.elapsed = clock() - start
-            return result
-        sleep(interval)
+            return fail("not ready after %ds: %s" % (timeout, last))
+        sleep(max(0.0, min(interval, remaining())))
 
     # 3: the served name in /v1/models
     result.stage = "models"
+    if out_of_time():
+        return fail("not ready after %ds: no time left for GET /v1/models" % timeout)
     try:
-        status, payload = http("GET", url + "/v1/models", api_key=api_key, timeout=30)
-    except (URLError, OSError, socket.error) as err:
-        result.detail = "GET /v1/models failed: %s" % err
-        result.elapsed = clock() - start
-        return result
+        status, payload = http("GET", url + "/v1/models", api_key=api_key,
+                               timeout=bounded(MODELS_TIMEOUT_S))
+    except NETWORK_ERRORS as err:
+        return fail("GET /v1/models failed: %s" % (_why(err),))
     names = []
-    if status == 200 and isinstance(payload, dict):
-        names = [m.get("id") for m in payload.get("data", []) if isinstance(m, dict)]
+    data = payload.get("data") if status == 200 and isinstance(payload, dict) else None
+    if isinstance(data, list):
+        names = [m.get("id") for m in data if isinstance(m, dict)]
     result.models = names
     if served_name not in names:
-        result.detail = "GET /v1/models answered %s and lists %s, not %r" % (
-            status, names or "no model", served_name)
-        result.elapsed = clock() - start
-        return result
+        return fail("GET /v1/models answered %s and lists %s, not %r (body: %s)" % (
+            status, names or "no model", served_name, _short(payload)))
     step("models", "GET /v1/models lists %s" % served_name)
 
     # 4: one tiny completion returns tokens
     if completion:
         result.stage = "completion"
+        if out_of_time():
+            return fail("not ready after %ds: no time left for POST /v1/completions" % timeout)
         body = {"model": served_name, "prompt": prompt, "max_tokens": max_tokens,
                 "temperature": 0}
         try:
             status, payload = http("POST", url + "/v1/completions", body=body, api_key=api_key,
-                                   timeout=120)
-        except (URLError, OSError, socket.error) as err:
-            result.detail = "POST /v1/completions failed: %s" % err
-            result.elapsed = clock() - start
-            return result
+                                   timeout=bounded(COMPLETION_TIMEOUT_S))
+        except NETWORK_ERRORS as err:
+            return fail("POST /v1/completions failed: %s" % (_why(err),))
         tokens = None
         text = None
+        choices = None
         if status == 200 and isinstance(payload, dict):
-            usage = payload.get("usage") or {}
-            tokens = usage.get("completion_tokens")
-            choices = payload.get("choices") or [{}]
-            text = choices[0].get("text")
-        if not tokens:
-            result.detail = "POST /v1/completions answered %s without tokens: %s" % (
-                status, str(payload)[:300])
-            result.elapsed = clock() - start
-            return result
+            usage = payload.get("usage")
+            tokens = usage.get("completion_tokens") if isinstance(usage, dict) else None
+            choices = payload.get("choices")
+        if not _positive_int(tokens):
+            return fail("POST /v1/completions answered %s without a positive completion_tokens: "
+                        "%s" % (status, _short(payload)))
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            return fail("POST /v1/completions answered %s without a choice: %s"
+                        % (status, _short(payload)))
+        text = choices[0].get("text")
         result.completion_tokens = tokens
-        result.completion_text = text
+        result.completion_text = text if isinstance(text, str) else None
         step("completion", "completion returned %d token(s)" % tokens)
 
     result.ready = True
@@ -189,3 +217,17 @@ def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
     result.detail = "ready: /health 200, %s listed, completion ok" % served_name
     result.elapsed = clock() - start
     return result
+
+
+def _why(err):
+    """A network error in words (IncompleteRead's repr holds the bytes read, not the reason)."""
+    name = type(err).__name__
+    text = str(err)
+    if name == "IncompleteRead":
+        return "the connection closed mid-response (IncompleteRead: %d bytes read)" % len(
+            getattr(err, "partial", b"") or b"")
+    return "%s: %s" % (name, text) if text else name
+
+
+def _short(payload):
+    return str(payload)[:300]

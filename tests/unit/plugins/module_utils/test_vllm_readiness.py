@@ -152,3 +152,164 @@ def test_dead_process_ends_the_wait_at_once():
                                       ("10.0.0.5", "http://10.0.0.5:8000")])
 def test_base_url_connects_to_loopback_for_wildcards(host, url):
     assert r.base_url(host, 8000) == url
+
+
+# --- hostile or broken answers: a stage and a reason, never a traceback or a long hang ---------
+import socketserver  # noqa: E402
+import time  # noqa: E402
+
+HEALTH_OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
+
+
+def _json(payload, status=b"200 OK"):
+    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    return (b"HTTP/1.1 " + status + b"\r\nContent-Type: application/json\r\nContent-Length: "
+            + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+
+
+MODELS_OK = _json({"data": [{"id": "tiny"}]})
+
+
+class RawServer(object):
+    """A loopback server that answers each path with scripted raw bytes: a callable of the
+    handler (to hang or close early) or bytes. Hanging handlers wait at most 10 s."""
+
+    def __init__(self, answers):
+        self.release = threading.Event()
+        server = self
+
+        class Handler(socketserver.StreamRequestHandler):
+            def handle(self):
+                line = self.rfile.readline().decode("latin-1")
+                length = 0
+                while True:
+                    header = self.rfile.readline()
+                    if header in (b"\r\n", b"\n", b""):
+                        break
+                    if header.lower().startswith(b"content-length:"):
+                        length = int(header.split(b":", 1)[1])
+                if length:
+                    self.rfile.read(length)
+                path = line.split(" ")[1] if " " in line else ""
+                answer = answers.get(path, b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+                if callable(answer):
+                    answer(self, server)
+                else:
+                    self.wfile.write(answer)
+
+        socketserver.ThreadingTCPServer.allow_reuse_address = True
+        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+
+    def __enter__(self):
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
+        return self
+
+    def __exit__(self, *exc):
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _hang(handler, server):
+    server.release.wait(10)
+
+
+def _truncated(handler, server):
+    handler.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n"
+                        b'{"usage": ')
+    handler.wfile.flush()
+
+
+def _close_at_once(handler, server):
+    pass  # the connection closes with no status line: RemoteDisconnected
+
+
+def _gate(answers, timeout=5, **kwargs):
+    with RawServer(answers) as raw:
+        began = time.monotonic()
+        result = r.wait_ready("127.0.0.1", raw.port, "tiny", timeout=timeout, interval=0.01,
+                              **kwargs)
+        return result, time.monotonic() - began
+
+
+@pytest.mark.parametrize("body", [b"0", {"data": None}, {"data": 5}, {"data": [None, 3, "x"]},
+                                  b"[]", b"null", b"not json"])
+def test_odd_models_answers_fail_at_models(body):
+    result, _ = _gate({"/health": HEALTH_OK, "/v1/models": _json(body)})
+    assert not result.ready and result.stage == "models", result.detail
+    assert "not 'tiny'" in result.detail
+
+
+@pytest.mark.parametrize("body", [
+    b"0", {"data": None}, {"usage": None}, {"usage": [], "choices": 5},
+    {"usage": {"completion_tokens": True}, "choices": [{"text": "x"}]},
+    {"usage": {"completion_tokens": -1}, "choices": [{"text": "x"}]},
+    {"usage": {"completion_tokens": 0}, "choices": [{"text": "x"}]},
+    {"usage": {"completion_tokens": "3"}, "choices": [{"text": "x"}]},
+    {"usage": {"completion_tokens": 2.0}, "choices": [{"text": "x"}]},
+    {"usage": {"completion_tokens": 2}, "choices": []},
+    {"usage": {"completion_tokens": 2}},
+    {"usage": {"completion_tokens": 2}, "choices": ["x"]},
+    {"usage": {"completion_tokens": 2}, "choices": None},
+])
+def test_a_completion_passes_only_with_positive_tokens_and_a_choice(body):
+    result, _ = _gate({"/health": HEALTH_OK, "/v1/models": MODELS_OK,
+                       "/v1/completions": _json(body)})
+    assert not result.ready and result.stage == "completion", result.detail
+
+
+def test_a_completion_with_tokens_and_a_choice_passes():
+    body = {"usage": {"completion_tokens": 3}, "choices": [{"text": " hi"}]}
+    result, _ = _gate({"/health": HEALTH_OK, "/v1/models": MODELS_OK,
+                       "/v1/completions": _json(body)})
+    assert result.ready and result.completion_tokens == 3 and result.completion_text == " hi"
+
+
+def test_a_response_cut_short_gives_a_stage_and_reason():
+    result, _ = _gate({"/health": HEALTH_OK, "/v1/models": MODELS_OK,
+                       "/v1/completions": _truncated})
+    assert not result.ready and result.stage == "completion"
+    assert "closed mid-response" in result.detail
+
+
+def test_a_connection_closed_without_an_answer_gives_a_stage_and_reason():
+    result, _ = _gate({"/health": HEALTH_OK, "/v1/models": _close_at_once})
+    assert not result.ready and result.stage == "models"
+    assert "RemoteDisconnected" in result.detail
+
+
+def test_an_error_status_cut_short_gives_a_stage_and_reason():
+    def cut(handler, server):
+        handler.wfile.write(b"HTTP/1.1 500 Oops\r\nContent-Length: 50\r\nConnection: close\r\n\r\nx")
+    result, _ = _gate({"/health": HEALTH_OK, "/v1/models": cut})
+    assert not result.ready and result.stage == "models"
+
+
+@pytest.mark.parametrize("hang_at, stage", [("/v1/models", "models"),
+                                             ("/v1/completions", "completion")])
+def test_inner_timeouts_end_at_the_gate_deadline(hang_at, stage):
+    answers = {"/health": HEALTH_OK, "/v1/models": MODELS_OK, hang_at: _hang}
+    result, took = _gate(answers, timeout=1.5)
+    assert not result.ready and result.stage == stage, result.detail
+    assert took < 4, took  # not the 30 s / 120 s of the request's own limit
+
+
+def test_a_hanging_health_check_ends_at_the_gate_deadline():
+    result, took = _gate({"/health": _hang}, timeout=1.0)
+    assert not result.ready and "not ready after 1s" in result.detail
+    assert took < 4, took
+
+
+def test_no_request_starts_after_the_deadline():
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.6  # each look at the clock costs 0.6 s: /health passes, then time is up
+        return now[0]
+
+    with RawServer({"/health": HEALTH_OK, "/v1/models": MODELS_OK}) as raw:
+        result = r.wait_ready("127.0.0.1", raw.port, "tiny", timeout=2, interval=0.01,
+                              clock=clock)
+    assert not result.ready and "no time left" in result.detail
