@@ -146,6 +146,10 @@ def main():
         supports_check_mode=True,
     )
     p = module.params
+    if p["timeout"] < 1 or not p["interval"] > 0:
+        module.fail_json(msg="vllm_ready: timeout is %r and interval %r; accepted: a timeout of "
+                         "1 s or more and an interval above 0 (waits never pass the timeout)"
+                         % (p["timeout"], p["interval"]), ready=False, stage="arguments")
     alive = None
     if p["manager"] == "systemd":
         alive = systemd_alive(module, p["unit"])

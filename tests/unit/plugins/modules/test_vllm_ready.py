@@ -62,3 +62,45 @@ def test_api_key_is_not_returned(module_runner, tmp_path):
         "port": free_port(), "served_name": "tiny", "manager": "launcher", "api_key": "s3cret-key",
         "pidfile": str(tmp_path / "none.pid"), "log_file": str(tmp_path / "none.log")})
     assert "s3cret-key" not in repr(result)
+
+
+def test_timeout_and_interval_are_checked(module_runner):
+    for args in ({"timeout": 0}, {"timeout": -5}, {"interval": 0}, {"interval": -1.0}):
+        result = module_runner(vllm_ready, dict({"port": free_port(), "served_name": "tiny"}, **args))
+        assert result["failed"] and result["stage"] == "arguments", args
+        assert "accepted" in result["msg"]
+
+
+def test_a_broken_completion_answer_fails_with_a_stage(module_runner):
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def _send(self, body):
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            self._send(b"{}" if self.path == "/health" else json.dumps(
+                {"data": [{"id": "tiny"}]}).encode())
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self._send(b'{"usage": {"completion_tokens": true}, "choices": [{"text": "x"}]}')
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        result = module_runner(vllm_ready, {"port": server.server_address[1], "served_name": "tiny",
+                                            "timeout": 10, "interval": 0.1})
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result["failed"] and result["stage"] == "completion"
+    assert "positive completion_tokens" in result["msg"]
