@@ -54,7 +54,9 @@ log_tail: {description: Last log lines of the last start attempt when not ready.
 diagnosis: {description: The doctor's category, evidence, fix and confidence., returned: on failure, type: dict}
 """
 
+import errno
 import os
+import stat
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.vllm_doctor import diagnose
@@ -107,14 +109,36 @@ def read_log(module, manager, unit, log_file, lines):
         cmd += ["_SYSTEMD_INVOCATION_ID=%s" % inv.strip()] if rc == 0 and inv.strip() else ["-u", unit]
         rc, out, err = module.run_command(cmd)
         return out or err
-    if manager == "launcher" and os.path.exists(log_file):
-        with open(log_file, "rb") as handle:
+    if manager == "launcher" and os.path.lexists(log_file):
+        try:
+            fd = open_log_for_reading(log_file)
+        except (IOError, OSError, ValueError) as err:
+            return "(the log was not read: %s)" % err
+        with os.fdopen(fd, "rb") as handle:
             handle.seek(0, os.SEEK_END)
             size = handle.tell()
             handle.seek(max(0, size - 4 * 1024 * 1024))
             text = handle.read().decode("utf-8", "replace")
         return last_attempt(text)
     return ""
+
+
+def open_log_for_reading(path):
+    """The launcher's log, opened by root in a folder the service user owns: never through a
+    symbolic link, a FIFO or a hard link (its tail goes into the task's result), so the service
+    user cannot make this module print a root-only file."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise ValueError("%s is a symbolic link" % path)
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        raise ValueError("%s is not a regular file with one link" % path)
+    return fd
 
 
 def doctor(text, port):

@@ -104,3 +104,19 @@ def test_a_broken_completion_answer_fails_with_a_stage(module_runner):
         server.server_close()
     assert result["failed"] and result["stage"] == "completion"
     assert "positive completion_tokens" in result["msg"]
+
+
+def test_the_log_is_never_read_through_a_link(module_runner, tmp_path):
+    secret = tmp_path / "root-only"
+    secret.write_text("root:$6$hash\n")
+    for plant in (os.symlink, os.link):
+        log = tmp_path / "vllm.log"
+        if os.path.lexists(str(log)):
+            os.unlink(str(log))
+        plant(str(secret), str(log))
+        result = module_runner(vllm_ready, {
+            "port": free_port(), "served_name": "tiny", "manager": "launcher",
+            "pidfile": str(tmp_path / "none.pid"), "log_file": str(log), "timeout": 30})
+        assert result["failed"] and result["stage"] == "process"
+        assert "$6$hash" not in repr(result)
+        assert "the log was not read" in result["log_tail"][0]
