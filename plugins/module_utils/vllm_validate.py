@@ -35,10 +35,18 @@ MODEL_SOURCE_BUILTIN = "builtin"
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 _SERVED_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:-]{0,127}$")
-_HOST = re.compile(r"^[A-Za-z0-9.:\-\[\]]+$")
+# not starting with "-": vLLM's --config loader passes the value as its own argv item
+_HOST = re.compile(r"^[A-Za-z0-9:\[][A-Za-z0-9.:\-\[\]]*$")
 # Options the service renders itself (vllm_options.RESERVED_OPTIONS, dash names): setting them
 # in vllm_service_options, in any spelling, is refused.
 RESERVED_OPTIONS = _options.RESERVED_OPTIONS
+# Variables the service writes to the root-only secrets file; vllm_service_env would put them in
+# the group-readable environment file, or set an API key the role does not know about.
+RESERVED_ENV = {
+    "VLLM_API_KEY": "vllm_service_api_key",
+    "HF_TOKEN": "vllm_service_hf_token",
+    "HUGGING_FACE_HUB_TOKEN": "vllm_service_hf_token",
+}
 SERVED_NAME_ACCEPTED = ("empty (derived from the model) or a name of ASCII letters, digits and "
                         ". _ / : - that starts with a letter or digit (at most 128)")
 
@@ -75,6 +83,10 @@ def check_model_source(name, value, exists):
     comes from a stat)."""
     if value == MODEL_SOURCE_BUILTIN or is_repo_id(value):
         return []
+    if isinstance(value, str) and value.startswith("/") and _options.env_value_problem(value):
+        # the folder's name becomes the served name (options file, unit, /v1/models)
+        return ["%s is %r, which %s; accepted: 'builtin', a Hub id or an absolute path without "
+                "control or line-break characters" % (name, value, _options.env_value_problem(value))]
     if not isinstance(value, str) or not value.startswith("/"):
         return ["%s is %s; accepted: 'builtin' (a tiny test model made on the host), a Hugging Face "
                 "Hub id (org/name, e.g. Qwen/Qwen3-0.6B) or the absolute path of a model folder on "
@@ -122,6 +134,10 @@ def check_env(name, value):
         if not isinstance(key, str) or not _ENV_NAME.fullmatch(key):
             errors.append("%s has the key %r; accepted: names of letters, digits and _ that do "
                           "not start with a digit" % (name, key))
+            continue
+        if key in RESERVED_ENV:
+            errors.append("%s sets %s; set %s instead (kept in the root-only secrets file)"
+                          % (name, key, RESERVED_ENV[key]))
             continue
         text = "" if value[key] is None else str(value[key])
         why = _options.env_value_problem(text)

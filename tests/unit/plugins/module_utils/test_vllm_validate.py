@@ -198,3 +198,26 @@ def test_env_values_with_line_separators_or_controls_are_refused(value):
 def test_env_errors_hide_secret_values():
     [error] = v.validate_inputs({"vllm_service_env": {"HF_TOKEN": "hf_secret\nX=1"}})
     assert "hf_secret" not in error and "HF_TOKEN" in error
+
+
+@pytest.mark.parametrize("key", ["VLLM_API_KEY", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN"])
+def test_env_cannot_set_the_secrets_another_way(key):
+    [error] = v.validate_inputs({"vllm_service_env": {key: "x"}})
+    assert "vllm_service_env sets %s" % key in error and "vllm_service_" in error
+
+
+@pytest.mark.parametrize("value", ["-x", "--port", "0.0.0.0\n", "\n0.0.0.0"])
+def test_bind_host_cannot_look_like_an_option_or_hold_a_newline(value):
+    [error] = v.validate_inputs({"vllm_service_host": value})
+    assert error.startswith("vllm_service_host is %r" % value)
+
+
+@pytest.mark.parametrize("value", ["0.0.0.0", "127.0.0.1", "::", "::1", "[::]", "gpu-1.lan"])
+def test_bind_hosts_pass(value):
+    assert v.validate_inputs({"vllm_service_host": value}) == []
+
+
+@pytest.mark.parametrize("value", ["/models/tiny\nhost: 0.0.0.0", "/models/a\u2028b", "/m\x00"])
+def test_model_folder_names_with_line_breaks_are_refused(value):
+    [error] = v.validate_inputs({"vllm_model_source": value}, True)
+    assert error.startswith("vllm_model_source is %r, which holds" % value)
