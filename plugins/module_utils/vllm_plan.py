@@ -575,6 +575,12 @@ def _plan_cuda(host, table, pins, reasons):
             reasons.append("CUDA %s: %s; driver support not checked because %s is pinned"
                            % (variants[chosen]["cuda"], cuda_why, VAR["cuda_variant"]))
             reasons.append("compat mode: not known (the driver's CUDA version is not known)")
+            miss = _kernel_miss(gpus, variants[chosen], False)
+            if miss:
+                raise PlanError("%s has compute capability %s; vLLM %s %s has no kernels for it (%s)"
+                                % (_gpu_label(miss[0]), miss[1], version, chosen, miss[2]),
+                                "unset %s or pin a build with kernels for compute capability %s"
+                                % (VAR["cuda_variant"], miss[1]))
         else:
             raise PlanError(
                 "cannot tell which CUDA driver %s supports (%s); vLLM %s needs CUDA %s"

@@ -579,7 +579,13 @@ def test_unknown_cuda_needs_a_variant_pin(table):
     with pytest.raises(PlanError) as err:
         plan(host(gpu=facts), table, {})
     assert "vllm_install_cuda_variant" in err.value.way_out
-    assert plan(host(gpu=facts), table, {"cuda_variant": "cu130"})["cuda_variant"] == "cu130"
+    result = plan(host(gpu=facts), table, {"cuda_variant": "cu130"})
+    assert (result["cuda_variant"], result["compat_mode"]) == ("cu130", None)
+    assert "compat mode: not known (the driver's CUDA version is not known)" in result["reasons"]
+    thor = vllm_gpu.parse_nvidia_smi("0, NVIDIA Jetson AGX Thor, 125772, 1, , 11.0\n", fields=vllm_gpu.QUERY_FIELDS)
+    with pytest.raises(PlanError) as err:
+        plan(host(gpu=thor, arch="aarch64"), table, {"cuda_variant": "cu130"})
+    assert "vLLM 0.33.0 cu130 has no kernels for it" in err.value.reason
 
 
 # ----------------------------------------------------------------------------- compute capability
