@@ -240,6 +240,7 @@ def start(config, out=sys.stdout):
                 except OSError as err:
                     os.write(2, ("vllm-launcher: cannot start %s as %s: %s\n" % (
                         config["argv"][0], config.get("user") or "root", err)).encode())
+                os._exit(127)  # never on to the first child's work (a pidfile holding 0)
             write_pidfile(config["pidfile"], server)
             os.write(write_fd, ("%d" % server).encode())
         finally:

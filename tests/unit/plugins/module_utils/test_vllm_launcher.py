@@ -249,3 +249,22 @@ def _plant_and_open(tmp_path):
             L.open_log(log, user="nobody")
         assert target.read_text() == "root:x\n"
         os.unlink(log)
+
+
+def test_pidfile_is_not_written_through_a_symlink(tmp_path):
+    target = _root_only_target(tmp_path)
+    pidfile = tmp_path / "vllm.pid"
+    os.symlink(str(target), str(pidfile))
+    with pytest.raises(OSError):
+        L.write_pidfile(str(pidfile), 123)
+    assert target.read_text() == "secret\n"
+
+
+def test_a_server_that_cannot_exec_leaves_no_pidfile_of_zero(config):
+    cfg, tmp = config
+    cfg["argv"] = [str(tmp / "no-such-python")] + cfg["argv"][1:]
+    out = io.StringIO()
+    assert L.start(cfg, out) == 1
+    time.sleep(0.2)
+    assert L.read_pid(cfg["pidfile"]) != 0
+    assert "cannot start" in (tmp / "vllm.log").read_text()
