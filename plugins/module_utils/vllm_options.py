@@ -682,6 +682,11 @@ def _yaml_value(value):
     raise UnsafeOption("%r is not a string, number, boolean, list or mapping" % (value,))
 
 
+# Plain scalars YAML 1.1 (PyYAML) resolves to booleans or null, not strings (lower case: the only
+# spelling _OPTION_NAME lets through).
+_YAML_WORDS = frozenset(["yes", "no", "true", "false", "on", "off", "null"])
+
+
 def to_cli_yaml(options):
     """Render options as vLLM ``--config`` YAML: long option names with dashes, stable order.
 
@@ -698,7 +703,10 @@ def to_cli_yaml(options):
         value = options[key]
         if value is None:
             continue
-        lines.append("%s: %s" % (option_cli_name(key), _yaml_value(value)))
+        name = option_cli_name(key)
+        if name in _YAML_WORDS:  # PyYAML would read a plain `on:` as the key True
+            name = _yaml_string(name)
+        lines.append("%s: %s" % (name, _yaml_value(value)))
     return "\n".join(lines) + "\n"
 
 
