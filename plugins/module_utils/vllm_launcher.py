@@ -151,7 +151,10 @@ def _allowed_owners(user):
     owners = {0, os.getuid()}
     if user:
         import pwd
-        owners.add(pwd.getpwnam(user).pw_uid)
+        try:
+            owners.add(pwd.getpwnam(user).pw_uid)
+        except KeyError:
+            raise UnsafeLogFile("the service user %r does not exist" % user)
     return owners
 
 

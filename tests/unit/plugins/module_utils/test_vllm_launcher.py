@@ -268,3 +268,11 @@ def test_a_server_that_cannot_exec_leaves_no_pidfile_of_zero(config):
     time.sleep(0.2)
     assert L.read_pid(cfg["pidfile"]) != 0
     assert "cannot start" in (tmp / "vllm.log").read_text()
+
+
+def test_a_missing_service_user_is_a_reason_not_a_traceback(config):
+    cfg, tmp = config
+    cfg["user"] = "no-such-user-here"
+    out = io.StringIO()
+    assert L.start(cfg, out) == 1
+    assert "'no-such-user-here' does not exist" in out.getvalue()
