@@ -75,6 +75,23 @@ def check_port(name, value):
 def check_absolute_path(name, value):
     if not isinstance(value, str) or not value.startswith("/"):
         return ["%s is %s; accepted: an absolute path" % (name, _fmt(value))]
+    why = _options.env_value_problem(value)
+    if why:
+        return ["%s is %r, which %s; accepted: an absolute path without control or line-break "
+                "characters" % (name, value, why)]
+    return []
+
+
+# A path the systemd unit and the launcher's command line carry as they are (ExecStart= is the
+# argv joined by spaces; "%" starts a systemd specifier, quotes and backslashes are unit syntax).
+_UNIT_PATH = re.compile(r"/[A-Za-z0-9._+@,=/-]*")
+
+
+def check_unit_path(name, value):
+    if not isinstance(value, str) or not _UNIT_PATH.fullmatch(value):
+        return ["%s is %r; accepted: an absolute path of letters, digits and . _ + @ , = - / "
+                "(no spaces, quotes, %% or control characters: it is written into the systemd "
+                "unit)" % (name, value)]
     return []
 
 
@@ -302,7 +319,12 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_model_name", check_served_name),
         ("vllm_service_options", check_options),
         ("vllm_service_env", check_env),
-        ("vllm_python_root", check_absolute_path),
+        ("vllm_python_root", check_unit_path),
+        ("vllm_service_config_dir", check_unit_path),
+        ("vllm_service_state_dir", check_unit_path),
+        ("vllm_service_log_dir", check_unit_path),
+        ("vllm_service_group", lambda n, v: check_pattern(
+            n, v, _USER_NAME, "a system group name (lower case letters, digits, _ and -)")),
         ("vllm_python_rebuild", check_bool),
         ("vllm_python_keep_releases", check_int_range(2, 100, " (2 or more keeps a release to roll back to)")),
         ("vllm_rollout_serial", check_pattern_serial),

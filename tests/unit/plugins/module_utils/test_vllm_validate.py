@@ -221,3 +221,22 @@ def test_bind_hosts_pass(value):
 def test_model_folder_names_with_line_breaks_are_refused(value):
     [error] = v.validate_inputs({"vllm_model_source": value}, True)
     assert error.startswith("vllm_model_source is %r, which holds" % value)
+
+
+@pytest.mark.parametrize("name", ["vllm_python_root", "vllm_service_config_dir",
+                                  "vllm_service_state_dir", "vllm_service_log_dir"])
+@pytest.mark.parametrize("value", ["/opt/v llm", "/opt/vllm\nExecStartPre=/bin/sh", "/opt/%h",
+                                   '/opt/"x"', "/opt/a\\b", "opt/vllm", "/opt/\u2028"])
+def test_paths_written_into_the_unit_are_plain(name, value):
+    [error] = v.validate_inputs({name: value})
+    assert error.startswith("%s is %r; accepted: an absolute path" % (name, value))
+
+
+@pytest.mark.parametrize("value", ["/opt/vllm", "/var/lib/vllm", "/etc/vllm", "/srv/vllm-2.0_x"])
+def test_plain_unit_paths_pass(value):
+    assert v.validate_inputs({"vllm_python_root": value, "vllm_service_state_dir": value}) == []
+
+
+def test_model_store_refuses_line_breaks_and_group_is_a_name():
+    errors = v.validate_inputs({"vllm_model_store": "/models\nx", "vllm_service_group": "a b"})
+    assert sorted(e.split(" is ")[0] for e in errors) == ["vllm_model_store", "vllm_service_group"]
