@@ -16,11 +16,11 @@ import socket
 import time
 
 try:  # Python 3
-    from http.client import HTTPException
+    from http.client import HTTPException, IncompleteRead
     from urllib.error import HTTPError, URLError
     from urllib.request import Request, urlopen
 except ImportError:  # pragma: no cover - Python 2 targets are not supported by vLLM anyway
-    from httplib import HTTPException  # type: ignore
+    from httplib import HTTPException, IncompleteRead  # type: ignore
     from urllib2 import HTTPError, Request, URLError, urlopen  # type: ignore
 
 __metaclass__ = type
@@ -75,8 +75,36 @@ def base_url(host, port):
     return "http://%s:%d" % (host, int(port))
 
 
+MAX_BODY_BYTES = 8 * 1024 * 1024  # /v1/models and a 4-token completion are a few KiB
+
+
+def _read_body(response, stop_at):
+    """The body, at most MAX_BODY_BYTES, read in chunks so a server that trickles it cannot hold
+    the gate past ``stop_at`` (time.monotonic(); each recv has the socket timeout besides)."""
+    read = getattr(response, "read1", None) or response.read  # read1: what has arrived, no wait
+    chunks, size = [], 0
+    while size < MAX_BODY_BYTES:
+        chunk = read(min(65536, MAX_BODY_BYTES - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+        if time.monotonic() > stop_at:
+            raise socket.timeout("the answer was still arriving when the time was up")
+    body = b"".join(chunks)
+    try:
+        expected = int(response.headers.get("Content-Length"))
+    except (AttributeError, TypeError, ValueError):
+        expected = None
+    if expected is not None and size < min(expected, MAX_BODY_BYTES):
+        raise IncompleteRead(body, expected - size)  # closed before the promised length
+    return body
+
+
 def http(method, url, body=None, api_key=None, timeout=10.0):
-    """Return (status, parsed JSON or text). Network errors raise URLError/socket errors."""
+    """Return (status, parsed JSON or text). Network errors raise URLError/socket errors or
+    http.client's HTTPException; the whole exchange ends within about ``timeout`` seconds."""
+    stop_at = time.monotonic() + timeout
     data = json.dumps(body).encode("utf-8") if body is not None else None
     request = Request(url, data=data, method=method)
     request.add_header("Accept", "application/json")
@@ -86,9 +114,12 @@ def http(method, url, body=None, api_key=None, timeout=10.0):
         request.add_header("Authorization", "Bearer %s" % api_key)
     try:
         response = urlopen(request, timeout=timeout)
-        status, raw = response.getcode(), response.read()
     except HTTPError as err:
-        status, raw = err.code, err.read()
+        response = err
+    try:
+        status, raw = response.getcode(), _read_body(response, stop_at)
+    finally:
+        response.close()
     text = raw.decode("utf-8", "replace")
     try:
         return status, json.loads(text)

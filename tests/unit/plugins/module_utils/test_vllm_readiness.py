@@ -313,3 +313,25 @@ def test_no_request_starts_after_the_deadline():
         result = r.wait_ready("127.0.0.1", raw.port, "tiny", timeout=2, interval=0.01,
                               clock=clock)
     assert not result.ready and "no time left" in result.detail
+
+
+def test_a_trickled_answer_ends_at_the_gate_deadline():
+    def trickle(handler, server):
+        handler.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n")
+        for _ in range(100):  # one byte every 0.1 s: each recv is quick, the whole is not
+            if server.release.wait(0.1):
+                return
+            handler.wfile.write(b" ")
+            handler.wfile.flush()
+
+    result, took = _gate({"/health": HEALTH_OK, "/v1/models": trickle}, timeout=1.5)
+    assert not result.ready and result.stage == "models", result.detail
+    assert "still arriving" in result.detail
+    assert took < 4, took
+
+
+def test_an_endless_answer_is_cut_at_the_size_limit(monkeypatch):
+    monkeypatch.setattr(r, "MAX_BODY_BYTES", 1000)
+    big = _json({"data": [{"id": "tiny"}], "pad": "x" * 5000})
+    result, _ = _gate({"/health": HEALTH_OK, "/v1/models": big})
+    assert not result.ready and result.stage == "models"  # cut JSON: the name is not listed
