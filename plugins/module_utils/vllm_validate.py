@@ -174,6 +174,16 @@ def check_options(name, value):
     return _options.option_problems(name, value)
 
 
+def check_secret(name, value):
+    """An API key or token: written to the secrets file, so one line; never shown in the error."""
+    if value is None or value == "":
+        return []
+    if not isinstance(value, str) or _options.env_value_problem(value):
+        return ["%s holds a line break or another control character (the value is not shown); "
+                "accepted: a single-line secret without control characters" % name]
+    return []
+
+
 def check_served_name(name, value):
     """A served or model name: it reaches the options file, the unit's description, /v1/models."""
     if value is None or value == "":
@@ -319,6 +329,9 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_model_name", check_served_name),
         ("vllm_service_options", check_options),
         ("vllm_service_env", check_env),
+        ("vllm_service_api_key", check_secret),
+        ("vllm_service_hf_token", check_secret),
+        ("vllm_model_hf_token", check_secret),
         ("vllm_python_root", check_unit_path),
         ("vllm_service_config_dir", check_unit_path),
         ("vllm_service_state_dir", check_unit_path),

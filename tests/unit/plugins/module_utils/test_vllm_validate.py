@@ -240,3 +240,11 @@ def test_plain_unit_paths_pass(value):
 def test_model_store_refuses_line_breaks_and_group_is_a_name():
     errors = v.validate_inputs({"vllm_model_store": "/models\nx", "vllm_service_group": "a b"})
     assert sorted(e.split(" is ")[0] for e in errors) == ["vllm_model_store", "vllm_service_group"]
+
+
+@pytest.mark.parametrize("name", ["vllm_service_api_key", "vllm_service_hf_token",
+                                  "vllm_model_hf_token"])
+def test_secrets_with_line_breaks_are_refused_without_showing_them(name):
+    [error] = v.validate_inputs({name: "sk-abc123\nX=1"})
+    assert error.startswith(name) and "sk-abc123" not in error
+    assert v.validate_inputs({name: ""}) == [] and v.validate_inputs({name: "sk-abc_123"}) == []
