@@ -500,6 +500,12 @@ def _parse_log(text):
             key = "memory_total_mib" if m.group(1) == "Total" else "memory_used_mib"
             gpu[key] = _mib(m.group(2))
             continue
+        m = re.match(r"^Current\s*:\s*(WDDM|TCC|MCDM)$", line)
+        if m and section == "Driver Model":
+            # only Windows drivers have a driver model (nvidia-smi.exe, or WSL2 with the Windows
+            # driver: a -q output alone cannot tell those two apart)
+            res["driver_platform"] = "windows"
+            continue
         m = re.match(r"^(?:Current|Compute Capability)\s*:\s*(\d+\.\d+)$", line)
         if m and section in ("CUDA Compute Capability", "Compute Capability"):
             gpu["compute_capability"] = _cc(m.group(1))
