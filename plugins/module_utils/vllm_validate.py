@@ -6,6 +6,9 @@ so a user can fix inventory without reading code. Pure standard library.
 """
 from __future__ import absolute_import, division, print_function
 
+import ipaddress
+import math
+import os
 import re
 
 try:
@@ -35,8 +38,6 @@ MODEL_SOURCE_BUILTIN = "builtin"
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 _SERVED_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:-]{0,127}$")
-# not starting with "-": vLLM's --config loader passes the value as its own argv item
-_HOST = re.compile(r"^[A-Za-z0-9:\[][A-Za-z0-9.:\-\[\]]*$")
 # Options the service renders itself (vllm_options.RESERVED_OPTIONS, dash names): setting them
 # in vllm_service_options, in any spelling, is refused.
 RESERVED_OPTIONS = _options.RESERVED_OPTIONS
@@ -171,7 +172,127 @@ def check_options(name, value):
     if not isinstance(value, dict):
         return ["%s is %s; accepted: a mapping of vLLM option names (underscores, e.g. "
                 "max_model_len) to values" % (name, _fmt(value))]
-    return _options.option_problems(name, value)
+    problems = _options.option_problems(name, value)
+    # one error per key: a value that is refused above (an argv injection) is not range-checked
+    checked = dict((k, v) for k, v in value.items() if not _options.option_problems(name, {k: v}))
+    return problems + option_value_problems(name, checked)
+
+
+# data/vllm_option_constraints.yml: the bounds vLLM's own config fields carry, by field name.
+OPTION_CONSTRAINTS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "data", "vllm_option_constraints.yml")
+_CONSTRAINTS_CACHE = {}
+_HUMAN_INT = re.compile(r"(\d+)([kKmMgGtT]?)|(\d+\.\d+)([kmgt])")
+_DIGITS = re.compile(r"\d+")
+_FLOAT_TEXT = re.compile(r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_TYPE_ACCEPTED = {
+    "int": "a whole number",
+    "human_int": "a whole number (or text such as 8k = 8000, 8K = 8192)",
+    "float": "a number",
+}
+
+
+def load_option_constraints(path=None):
+    """``{field_name: entry}`` from data/vllm_option_constraints.yml (read once per path)."""
+    path = path or OPTION_CONSTRAINTS
+    if path not in _CONSTRAINTS_CACHE:
+        import yaml  # the controller has PyYAML (Ansible needs it)
+        with open(path) as handle:
+            data = yaml.safe_load(handle)
+        if not isinstance(data, dict) or not isinstance(data.get("options"), dict):
+            raise ValueError("%s is not an option constraints table (no 'options' mapping)" % path)
+        for key, entry in data["options"].items():
+            if not isinstance(entry, dict) or entry.get("type") not in _TYPE_ACCEPTED:
+                raise ValueError("%s: %r needs a type of %s" % (path, key, ", ".join(sorted(_TYPE_ACCEPTED))))
+        _CONSTRAINTS_CACHE[path] = data["options"]
+    return _CONSTRAINTS_CACHE[path]
+
+
+def _option_number(kind, value):
+    """The number vLLM's parser would read from ``value`` for an option of ``kind``, or None
+    when it would refuse it (bool, 2.5 for a whole number, nan, text that is no number)."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return value if kind == "float" and math.isfinite(value) else None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if kind == "float":
+        return float(text) if _FLOAT_TEXT.fullmatch(text) else None
+    if kind == "int":
+        return int(text) if _DIGITS.fullmatch(text) else None
+    match = _HUMAN_INT.fullmatch(text)
+    if not match:
+        return None
+    if match.group(3):  # decimal with a decimal multiplier: 25.6k
+        return int(float(match.group(3)) * 1000 ** ("kmgt".index(match.group(4)) + 1))
+    number, suffix = int(match.group(1)), match.group(2)
+    if suffix:
+        number *= (1024 if suffix.isupper() else 1000) ** ("kmgt".index(suffix.lower()) + 1)
+    return number
+
+
+def _range_text(entry):
+    parts = []
+    for bound, words in (("gt", "greater than %s"), ("ge", "at least %s"), ("lt", "below %s"),
+                         ("le", "at most %s")):
+        if bound in entry:
+            parts.append(words % entry[bound])
+    text = _TYPE_ACCEPTED[entry["type"]] + (" " + " and ".join(parts) if parts else "")
+    if entry.get("also"):
+        text += ", or " + " or ".join(str(v) for v in entry["also"])
+    return text
+
+
+def option_value_problems(name, options, constraints=None):
+    """Values of ``options`` outside what vLLM's config field accepts (the constraints table):
+    one sentence each, naming the option, the value and what is accepted."""
+    if not isinstance(options, dict):
+        return []
+    table = load_option_constraints() if constraints is None else constraints
+    problems = []
+    for key in sorted(options, key=repr):
+        cli = _options.option_cli_name(key)
+        entry = table.get(cli.replace("-", "_")) if cli else None
+        if not entry:
+            continue
+        value = options[key]
+        also = entry.get("also") or []
+        if (isinstance(value, str) and value.strip().lower() in [str(a).lower() for a in also]) or \
+                (not isinstance(value, bool) and isinstance(value, int) and value in also):
+            continue
+        number = _option_number(entry["type"], value)
+        ok = number is not None and not (
+            ("gt" in entry and not number > entry["gt"]) or ("ge" in entry and not number >= entry["ge"])
+            or ("lt" in entry and not number < entry["lt"]) or ("le" in entry and not number <= entry["le"]))
+        if not ok:
+            problems.append("%s.%s is %s; accepted: %s (vLLM's %s)" % (
+                name, key, _fmt(value), _range_text(entry), entry.get("source", "config").split(":")[0]))
+    return problems
+
+
+_HOST_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+HOST_ACCEPTED = ("an IP address (127.0.0.1, 0.0.0.0, ::1, ::) or a host name of letters, digits, "
+                 "- and . (no spaces, brackets, %, control characters or leading -)")
+
+
+def check_host(name, value):
+    """The address the server binds: an IPv4 or IPv6 address (bare, as uvicorn takes it) or a
+    DNS host name (RFC 1123 labels; a name whose last label is all digits is a bad IPv4)."""
+    if isinstance(value, str) and value and value == value.strip() and "%" not in value:
+        try:
+            ipaddress.ip_address(value)
+            return []
+        except ValueError:
+            pass
+        labels = value[:-1].split(".") if value.endswith(".") else value.split(".")
+        if len(value) <= 253 and all(_HOST_LABEL.fullmatch(label) for label in labels) \
+                and not labels[-1].isdigit():
+            return []
+    return ["%s is %s; accepted: %s" % (name, _fmt(value), HOST_ACCEPTED)]
 
 
 def check_secret(name, value):
@@ -321,8 +442,11 @@ def validate_inputs(values, model_source_exists=None):
     checks = [
         ("vllm_install_backend", lambda n, v: check_choice(n, v, BACKENDS)),
         ("vllm_service_port", check_port),
-        ("vllm_service_host", lambda n, v: check_pattern(
-            n, v, _HOST, "an IP address or host name to bind, e.g. 127.0.0.1 or 0.0.0.0")),
+        ("vllm_service_host", check_host),
+        ("vllm_service_ready_timeout", check_int_range(
+            1, 86400, " seconds (the readiness gate's wait; a large model's first load takes minutes)")),
+        ("vllm_service_manager", lambda n, v: check_choice(n, v, ("auto", "systemd", "launcher"))),
+        ("vllm_install_timeout", check_int_range(60, 86400, " seconds (each uv run of the install)")),
         ("vllm_service_user", lambda n, v: check_pattern(
             n, v, _USER_NAME, "a system user name (lower case letters, digits, _ and -)")),
         ("vllm_service_served_name", check_served_name),
