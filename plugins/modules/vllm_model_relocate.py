@@ -18,6 +18,9 @@ description:
     verify cheaply and copy nothing. O(mode=move) removes the source only after verification.
   - Hugging Face cache layouts (C(models--org--name) or its C(snapshots/<rev>)) are copied as a plain
     folder of real files.
+  - Refuses links that leave the model folder (the repository folder for a Hugging Face cache),
+    links to folders, FIFOs, sockets and devices; copies keep the source's permission bits, never
+    wider; no link in the store is ever followed (see C(vllm_relocate)).
   - Supports check mode (reports what would be copied). O(probe=true) never changes anything and
     reports whether a copy is needed, for a role that then runs the copy C(async).
 options:
@@ -105,8 +108,14 @@ def progress_writer(path, started):
 def _write_line(path, line):
     if not path:
         return
+    # a new file (never written through a link planted as the .tmp name), then one rename
     tmp = path + ".tmp"
-    with open(tmp, "w") as handle:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "w") as handle:
         handle.write(line + "\n")
     os.rename(tmp, path)
 
