@@ -20,6 +20,9 @@ description:
   - C(vllm_lock_drift) compares a venv's C(uv pip freeze) with the release's lock file.
   - C(vllm_venv_problems) lists what a venv's check report shows wrong against the plan.
   - C(vllm_backup_item) turns a template result with a backup into what a rollback puts back.
+  - C(vllm_rollback_plan) decides what a rollback restores, resets and removes (files this run
+    created), from a stat of the managed files taken before rendering; C(vllm_existing_files)
+    lists the paths that stat found.
   - C(vllm_help_facts) parses the installed vLLM's C(--help=all) (version and options).
   - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
   - C(vllm_wheelhouse_jobs) groups hosts by lock file and wheel target (one C(pip download) each);
@@ -151,6 +154,59 @@ def vllm_backup_item(result):
             "mode": result.get("mode", "0644")}
 
 
+def _stats_by_path(files_before):
+    """``{path: stat}`` from a registered ``stat`` loop (``results[].item`` / ``.stat``)."""
+    results = files_before.get("results", []) if isinstance(files_before, dict) else files_before
+    return dict((r["item"], r.get("stat") or {}) for r in (results or [])
+                if isinstance(r, dict) and isinstance(r.get("item"), str))
+
+
+def vllm_existing_files(files_before):
+    """The paths a registered ``stat`` loop found existing."""
+    return sorted(p for p, st in _stats_by_path(files_before).items() if st.get("exists"))
+
+
+def vllm_rollback_plan(files_before, changes, previous_release="", switched=False):
+    """What a rollback does to put every managed file back as it was before this run.
+
+    ``files_before``: the ``stat`` loop registered before anything was rendered (which files
+    existed, with their owner, group and mode). ``changes``: one ``{path, result, backup?,
+    secret?}`` per task that wrote or removed a managed file, ``result`` as registered (skipped
+    or unchanged ones do nothing), ``backup`` a copy kept before a removal. Returns
+    ``{roll_back, restore, reset, remove, cleanup, lost}``: files to copy back from their backup
+    (with the owner, group and mode they had), files whose content is unchanged but owner, group
+    or mode changed, files this run created (removed), every backup to delete afterwards, and
+    files this run changed but cannot put back (no backup). ``roll_back``: there is a previous
+    release and something to put back (the release symlink or a file).
+    """
+    before = _stats_by_path(files_before)
+    plan = {"restore": [], "reset": [], "remove": [], "cleanup": [], "lost": []}
+    for change in changes or []:
+        result = change.get("result") or {}
+        path = change.get("path")
+        backup = result.get("backup_file") or change.get("backup") or ""
+        if backup:
+            plan["cleanup"].append(backup)
+        if not path or result.get("skipped") or not result.get("changed"):
+            continue
+        stat = before.get(path)
+        attrs = {"dest": path, "owner": (stat or {}).get("pw_name") or result.get("owner", "root"),
+                 "group": (stat or {}).get("gr_name") or result.get("group", "root"),
+                 "mode": (stat or {}).get("mode") or result.get("mode", "0644"),
+                 "secret": bool(change.get("secret"))}
+        if backup:
+            plan["restore"].append(dict(attrs, backup=backup))
+        elif stat is not None and not stat.get("exists"):
+            plan["remove"].append(path)
+        elif stat and result.get("state") != "absent":
+            plan["reset"].append(attrs)
+        else:
+            plan["lost"].append(path)
+    plan["roll_back"] = bool(previous_release) and bool(
+        switched or plan["restore"] or plan["reset"] or plan["remove"])
+    return plan
+
+
 def vllm_venv_problems(found, plan, gpu=None):
     """vllm_lock.venv_problems, with each GPU's compute capability checked against the
     architectures the installed torch was compiled for (vllm_plan.kernels_for)."""
@@ -182,6 +238,8 @@ class FilterModule(object):
             "vllm_venv_problems": vllm_venv_problems,
             "vllm_venv_notes": vllm_lock.venv_notes,
             "vllm_backup_item": vllm_backup_item,
+            "vllm_existing_files": vllm_existing_files,
+            "vllm_rollback_plan": vllm_rollback_plan,
             "vllm_option_lines": vllm_options.option_lines,
             "vllm_help_facts": vllm_help_facts,
             "vllm_check_options": vllm_check_options,
