@@ -17,9 +17,9 @@ except ImportError:  # plain Python: module_utils on sys.path (filters, scripts,
     from vllm_hub import is_repo_id
 
 try:
-    from ansible.module_utils.vllm_wslconfig import WslConfigError, parse_size
+    from ansible.module_utils.vllm_wslconfig import NAMES as _WSL_SIZE_NAMES, size_problem, size_rule
 except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_wslconfig import WslConfigError, parse_size
+    from vllm_wslconfig import NAMES as _WSL_SIZE_NAMES, size_problem, size_rule
 
 try:
     from ansible.module_utils.vllm_wheelhouse import validate as _validate_wheelhouse
@@ -365,15 +365,14 @@ _INI_NAME = re.compile(r"^[A-Za-z0-9_.-]+\.[A-Za-z0-9_-]+$")
 
 
 def check_wsl_size(name, value, words=("", "auto")):
-    """A WSL size (8GB, 512MB, 0), or one of ``words``."""
+    """A WSL size (8GB, 512MB, 0) within the bounds vllm_wslconfig sets for that variable, or one of ``words``."""
     if isinstance(value, str) and value.strip().lower() in words:
         return []
-    try:
-        if isinstance(value, bool) or not isinstance(value, (str, int)) or parse_size(value) < 0:
-            raise WslConfigError(value)
-    except WslConfigError:
+    kind = dict((v, k) for k, v in _WSL_SIZE_NAMES.items()).get(name, "overhead")
+    problem = size_problem(value, kind)
+    if problem:
         accepted = " or ".join(['"%s"' % w if w else '""' for w in words] + ["a size such as 16GB or 512MB"])
-        return ["%s is %s; accepted: %s" % (name, _fmt(value), accepted)]
+        return ["%s is %s; accepted: %s - %s (this is %s)" % (name, _fmt(value), accepted, size_rule(kind), problem)]
     return []
 
 

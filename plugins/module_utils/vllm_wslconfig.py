@@ -14,12 +14,29 @@ spaces around ``=``, quotes and a trailing comment stay); a missing key is added
 key of its section (or a new section at the end); comments, order, casing, blank lines, every
 line's own ending (CRLF or LF) and a UTF-8 BOM are kept.
 
+Lines end at ``\n`` only (a ``\r`` before it is part of the ending), as WSL splits them: a form
+feed, a vertical tab or a Unicode line separator (U+2028, U+2029, U+0085) inside a comment is part
+of that line. Blanks are WSL's (C's ``isspace``: space, tab, CR, VT, FF), not Unicode's.
+
+Reading and writing (``read_config``, ``write_file``) trust no link and no special file: only a
+regular file of at most 1 MiB is read (a FIFO or ``/dev/zero`` is refused, never read); a linked
+file is edited in place when its target is a regular file owned by the link's owner (the new
+content is written beside the target and renamed over it; the link stays), else refused naming
+the link; backups are new files (O_CREAT|O_EXCL|O_NOFOLLOW), never written through a link.
+
+Sizes given by the user (``vllm_wsl_memory``, ``vllm_wsl_swap`` ...) are whole numbers with a
+unit, within bounds (``user_size``); the rule's own results are checked against the same bounds.
+
 The memory rule (``plan_memory``) is documented on the function.
 """
 from __future__ import absolute_import, division, print_function
 
 import difflib
+import errno
+import os
 import re
+import stat
+from fractions import Fraction
 
 __metaclass__ = type
 
@@ -27,9 +44,12 @@ KIB = 1024
 MIB = 1024 * KIB
 GIB = 1024 * MIB
 
-_SECTION = re.compile(r"^(\s*)\[([^\]]*)\](.*)$")
-_KEY = re.compile(r"^(\s*)([^=\s#;\[][^=]*?)(\s*)=(.*)$")
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.I)
+# WSL's blanks (C isspace without the newline that ends a line), not Python's Unicode whitespace
+_WS = " \t\r\x0b\x0c"
+_SECTION = re.compile(r"^([ \t\r\x0b\x0c]*)\[([^\]]*)\](.*)$", re.S)
+_KEY = re.compile(r"^([ \t\r\x0b\x0c]*)([^= \t\r\x0b\x0c#;\[][^=]*?)([ \t\r\x0b\x0c]*)=(.*)$", re.S)
+_SIZE = re.compile(r"^[ \t]*(\d{1,30}(?:\.\d{1,30})?)[ \t]*([kmgt]?)(?:i?b)?[ \t]*$", re.I)
+_USER_SIZE = re.compile(r"^[ \t]*(\d{1,30})[ \t]*([kmgt]?)(?:i?b)?[ \t]*$", re.I)
 _UNITS = {"": 1, "k": KIB, "m": MIB, "g": GIB, "t": 1024 * GIB}
 
 
@@ -95,7 +115,67 @@ def parse_size(value):
     if not match:
         raise WslConfigError("%r is not a size; accepted: a number with KB, MB, GB or TB, e.g. 8GB or 512MB"
                              % (value,))
-    return int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+    exact = Fraction(match.group(1)) * _UNITS[match.group(2).lower()]
+    if exact.denominator != 1:  # never rounded silently into another number
+        raise WslConfigError("%r is not a whole number of bytes; accepted: a number with KB, MB, GB or TB, e.g. "
+                             "8GB or 512MB" % (value,))
+    return int(exact)
+
+
+# Bounds for sizes given by the user or computed by the rule (WSL's VM needs at least 1 GB to boot
+# a distro; swap is off (0) or at least 1 GB, as the rule rounds it).
+MIN_MEMORY = GIB
+MIN_SWAP = GIB
+MAX_SIZE = 64 * 1024 * GIB  # 64 TB: more than any Windows machine holds
+NAMES = {"memory": "vllm_wsl_memory", "swap": "vllm_wsl_swap", "windows_memory": "vllm_wsl_windows_memory",
+         "overhead": "vllm_wsl_runtime_overhead"}
+# kind -> (minimum, 0 allowed)
+# Windows' RAM must leave MIN_MEMORY to WSL once Windows keeps its share (4 GB at least): 5 GB
+SIZE_KINDS = {"memory": (MIN_MEMORY, False), "swap": (MIN_SWAP, True), "windows_memory": (5 * GIB, False),
+              "overhead": (0, True)}
+
+
+def size_rule(kind):
+    """What a size of ``kind`` may be, in words (for error messages)."""
+    minimum, zero = SIZE_KINDS[kind]
+    if not minimum:
+        span = "from 0 to %s" % format_size(MAX_SIZE)
+    else:
+        span = "%sfrom %s to %s" % ("0 or " if zero else "", format_size(minimum), format_size(MAX_SIZE))
+    return "a whole number with KB, MB, GB or TB (e.g. 16GB or 512MB; bytes without a unit), %s" % span
+
+
+def size_problem(value, kind):
+    """None when ``value`` is an acceptable user-given size of ``kind`` (see SIZE_KINDS), else what
+    is wrong with it, in words."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return "not a size"
+    if isinstance(value, int):
+        number = value
+    else:
+        match = _USER_SIZE.match(strip_quotes(value))
+        if not match:
+            return "not a size" if not _SIZE.match(strip_quotes(value)) else "not a whole number"
+        number = int(match.group(1)) * _UNITS[match.group(2).lower()]
+    minimum, zero = SIZE_KINDS[kind]
+    if number == 0 and zero:
+        return None
+    if number < minimum:
+        return "below %s" % format_size(minimum)
+    if number > MAX_SIZE:
+        return "above %s" % format_size(MAX_SIZE)
+    return None
+
+
+def user_size(kind, value, names=None):
+    """A size the user gave (``kind``: memory, swap, windows_memory, overhead) -> bytes, or
+    WslConfigError naming the variable (``names`` maps kinds to names; default the role's
+    variables), the value and what is accepted."""
+    name = (names or NAMES).get(kind, kind)
+    problem = size_problem(value, kind)
+    if problem:
+        raise WslConfigError("%s: %r is %s; accepted: %s" % (name, value, problem, size_rule(kind)))
+    return parse_size(value)
 
 
 def format_size(num_bytes):
@@ -114,7 +194,7 @@ def round_up_gib(num_bytes):
 
 
 def strip_quotes(value):
-    value = value.strip()
+    value = value.strip(_WS)
     if len(value) >= 2 and value[0] == value[-1] == '"':
         return value[1:-1]
     return value
@@ -128,7 +208,7 @@ def _split_value(rest):
     """The part after ``=`` -> (leading spaces, value, trailing: spaces + comment + nothing else).
 
     A ``#`` or ``;`` outside double quotes starts a comment."""
-    lead = rest[:len(rest) - len(rest.lstrip(" \t"))]
+    lead = rest[:len(rest) - len(rest.lstrip(_WS))]
     body = rest[len(lead):]
     quoted = False
     end = len(body)
@@ -138,7 +218,7 @@ def _split_value(rest):
         elif char in "#;" and not quoted:
             end = index
             break
-    value = body[:end].rstrip(" \t")
+    value = body[:end].rstrip(_WS)
     return lead, value, body[len(value):]
 
 
@@ -152,11 +232,11 @@ class Line(object):
         self.section = None
         self.key = None
         match = _SECTION.match(text)
-        if match and (not match.group(3).strip() or match.group(3).strip()[0] in "#;"):
+        if match and (not match.group(3).strip(_WS) or match.group(3).strip(_WS)[0] in "#;"):
             self.kind = "section"
-            self.section = match.group(2).strip()
+            self.section = match.group(2).strip(_WS)
             return
-        stripped = text.strip()
+        stripped = text.strip(_WS)
         if not stripped:
             self.kind = "blank"
         elif stripped[0] in "#;":
@@ -165,7 +245,7 @@ class Line(object):
             match = _KEY.match(text)
             if match:
                 self.kind = "key"
-                self.key = match.group(2).strip()
+                self.key = match.group(2).strip(_WS)
                 self._indent, self._key_raw, self._pre_eq = match.group(1), match.group(2), match.group(3)
                 self._lead, self.raw_value, self._trail = _split_value(match.group(4))
 
@@ -177,7 +257,7 @@ class Line(object):
         quoted = len(self.raw_value) >= 2 and self.raw_value[0] == self.raw_value[-1] == '"'
         self.raw_value = '"%s"' % value if quoted else value
         trail = self._trail
-        if not self.raw_value and trail and not trail[0].isspace():
+        if not self.raw_value and trail and trail[0] not in _WS:
             trail = " " + trail
         self.text = "%s%s%s=%s%s%s" % (self._indent, self._key_raw, self._pre_eq, self._lead,
                                        self.raw_value, trail)
@@ -189,9 +269,14 @@ class Document(object):
     def __init__(self, text, encoding="utf-8"):
         self.encoding = encoding
         self.lines = []
-        for chunk in text.splitlines(True):
-            body = chunk.rstrip("\r\n")
-            self.lines.append(Line(body, chunk[len(body):]))
+        for chunk in split_lines(text):
+            if chunk.endswith("\r\n"):
+                body, eol = chunk[:-2], "\r\n"
+            elif chunk.endswith("\n"):
+                body, eol = chunk[:-1], "\n"
+            else:
+                body, eol = chunk, ""
+            self.lines.append(Line(body, eol))
         crlf = sum(1 for line in self.lines if line.eol == "\r\n")
         lf = sum(1 for line in self.lines if line.eol == "\n")
         self.newline = "\r\n" if crlf > lf else "\n"
@@ -263,6 +348,16 @@ class Document(object):
             self.lines[index].eol = self.newline
 
 
+def split_lines(text):
+    """Lines as WSL sees them: each ends at ``\n`` (kept, with a ``\r`` before it); ``\r`` alone,
+    form feeds, vertical tabs and Unicode line separators are characters of the line."""
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
 def _blank(eol):
     line = Line("", eol)
     line.owner = None
@@ -272,12 +367,12 @@ def _blank(eol):
 def _same(left, right):
     if left is None or right is None:
         return left is right
-    return left.strip().lower() == right.strip().lower()
+    return left.strip(_WS).lower() == right.strip(_WS).lower()
 
 
 def unified_diff(before, after, path):
     """A unified diff of two texts; line endings shown as ``\\r`` where they differ."""
-    return "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+    return "".join(difflib.unified_diff(split_lines(before), split_lines(after),
                                         fromfile=path + " (before)", tofile=path + " (after)"))
 
 
@@ -300,7 +395,7 @@ def value_holds(current, wanted, compare="equal"):
         want = parse_size(wanted)
         return have >= want if compare == "size_at_least" else have == want
     if str(wanted).lower() in ("true", "false"):
-        return current.strip().lower() == str(wanted).lower()
+        return current.strip(_WS).lower() == str(wanted).lower()
     return current == str(wanted)
 
 
@@ -348,7 +443,7 @@ def wsl_default_swap(ram_bytes):
 
 
 def plan_memory(ram_bytes, model_bytes, current_memory=None, current_swap=None,
-                overhead_bytes=RUNTIME_OVERHEAD, memory=None, swap=None):
+                overhead_bytes=RUNTIME_OVERHEAD, memory=None, swap=None, names=None):
     """Decide ``[wsl2] memory`` and ``swap`` for a vLLM server.
 
     The rule:
@@ -364,14 +459,33 @@ def plan_memory(ram_bytes, model_bytes, current_memory=None, current_swap=None,
     - ``memory`` / ``swap`` given by the user (a size) are set exactly, no rule applied.
     - RAM unknown (no interop and no variable): memory can only be checked, not computed; the
       current value holds when it covers the need, else the decision says so and changes nothing.
+    - bounds (WslConfigError naming the variable, ``names`` as in user_size): user sizes are whole
+      numbers, memory from 1 GB to the machine's RAM, swap 0 or from 1 GB; the RAM must leave at
+      least 1 GB to WSL; what the rule computes is checked against the same bounds.
 
     Returns ``{"settings": [...for apply_settings], "need", "cap", "reasons": [str], "warnings": [str]}``.
     """
     reasons, warnings, settings = [], [], []
-    need = int(model_bytes) + int(overhead_bytes)
+    names = dict(NAMES, **(names or {}))
+    if ram_bytes:
+        user_size("windows_memory", int(ram_bytes), names)
+    user_size("overhead", int(overhead_bytes), names)
+    if memory:
+        memory = format_size(user_size("memory", memory, names))
+        if ram_bytes and parse_size(memory) > int(ram_bytes):
+            raise WslConfigError("%s: %r is more than the machine's RAM (%s); accepted: %s, at most the RAM"
+                                 % (names["memory"], memory, format_size(ram_bytes), size_rule("memory")))
+    if swap:
+        swap = format_size(user_size("swap", swap, names))
+    need = max(0, int(model_bytes)) + int(overhead_bytes)
     cap = None
     if ram_bytes:
         cap = int(ram_bytes) - max(WINDOWS_RESERVE_MIN, int(ram_bytes) // 4)
+        if cap < MIN_MEMORY:
+            raise WslConfigError("%s: %s of RAM leaves %s to WSL once Windows keeps max(4 GB, a quarter); accepted: "
+                                 "RAM that leaves at least %s (%s or more)" % (
+                                     names["windows_memory"], format_size(ram_bytes), _human(max(cap, 0)),
+                                     format_size(MIN_MEMORY), format_size(MIN_MEMORY + WINDOWS_RESERVE_MIN)))
     reasons.append("need %s (model %s + runtime %s)" % (_human(need), _human(model_bytes), _human(overhead_bytes)))
 
     def effective(current, default_fn):
@@ -390,7 +504,7 @@ def plan_memory(ram_bytes, model_bytes, current_memory=None, current_swap=None,
                             "memory is left as it is although the model needs %s; set vllm_wsl_windows_memory "
                             "or vllm_wsl_memory" % _human(need))
     else:
-        target = round_up_gib(min(need, cap))
+        target = max(MIN_MEMORY, round_up_gib(min(need, cap)))
         if need > cap:
             warnings.append("the model needs %s but only %s of %s RAM can go to WSL; the rest goes to swap "
                             "(slow)" % (_human(need), _human(cap), _human(ram_bytes)))
@@ -411,7 +525,8 @@ def plan_memory(ram_bytes, model_bytes, current_memory=None, current_swap=None,
                          "effective": effective(current_swap, wsl_default_swap),
                          "reason": "swap at least %s (need %s - memory %s)"
                          % (format_size(swap_target), _human(need), _human(memory_final))})
-    for item in settings:
+    for item in settings:  # what the rule computed holds to the same bounds as what a user gives
+        user_size(item["key"], item["value"], names)
         reasons.append(item["reason"])
     return {"settings": settings, "need": need, "cap": cap, "reasons": reasons, "warnings": warnings}
 
@@ -459,9 +574,82 @@ def edit(raw, settings, path="config"):
 # writing: a verified backup first, then one rename
 
 
-def backup_name(path, exists):
+MAX_BYTES = 1024 * 1024  # a .wslconfig is a few hundred bytes; a larger file is not one
+
+
+def _kind(mode):
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _lstat(path):
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+
+
+def resolve_config(path):
+    """The file an edit of ``path`` reads and replaces. A link is followed only to a regular file
+    owned by the link's owner (or by us): that file is edited in place and the link stays. A link
+    to anything else (missing, a folder, a FIFO, another user's file) is refused, naming it."""
+    info = _lstat(path)
+    if info is None or not stat.S_ISLNK(info.st_mode):
+        return path
+    target = os.path.realpath(path)
+    found = _lstat(target)
+    if found is None:
+        raise WslConfigError("%s is a link to %s, which does not exist; refused (the link is not replaced): point "
+                             "it at a file or remove it" % (path, target))
+    if not stat.S_ISREG(found.st_mode):
+        raise WslConfigError("%s is a link to %s, which is %s; refused" % (path, target, _kind(found.st_mode)))
+    if found.st_uid not in (info.st_uid, os.geteuid()):
+        raise WslConfigError("%s is a link to %s, owned by another user (uid %d, the link's owner is uid %d); "
+                             "refused" % (path, target, found.st_uid, info.st_uid))
+    return target
+
+
+def read_config(path, limit=MAX_BYTES):
+    """-> (bytes, or None when the file does not exist; the real path an edit writes).
+
+    Only a regular file is read (lstat, then opened with O_NONBLOCK and O_NOFOLLOW and fstat'ed:
+    a FIFO never blocks, a device is never read), and at most ``limit`` bytes; anything else, or
+    a larger file, is refused with the reason."""
+    real = resolve_config(path)
+    info = _lstat(real)
+    if info is None:
+        return None, real
+    if not stat.S_ISREG(info.st_mode):
+        raise WslConfigError("%s is %s; refused: only a regular file is read" % (real, _kind(info.st_mode)))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(real, flags)
+    try:
+        now = os.fstat(fd)
+        if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (info.st_dev, info.st_ino):
+            raise WslConfigError("%s changed while it was opened; refused" % real)
+        if now.st_size > limit:
+            raise WslConfigError("%s is %d bytes; accepted: at most %d bytes (%d KiB) - that is not a WSL config "
+                                 "file" % (real, now.st_size, limit, limit // 1024))
+        chunks, size = [], 0
+        while size <= limit:
+            block = os.read(fd, limit + 1 - size)
+            if not block:
+                break
+            chunks.append(block)
+            size += len(block)
+        if size > limit:
+            raise WslConfigError("%s is more than %d bytes; accepted: at most %d bytes" % (real, limit, limit))
+        return b"".join(chunks), real
+    finally:
+        os.close(fd)
+
+
+def backup_name(path, exists=os.path.lexists):
     """``FILE.vllm-backup`` for the first change (the user's original, never overwritten), then
-    ``FILE.vllm-backup.1``, ``.2`` ..."""
+    ``FILE.vllm-backup.1``, ``.2`` ... (a dangling link counts as taken)."""
     candidate = path + ".vllm-backup"
     number = 0
     while exists(candidate):
@@ -470,45 +658,72 @@ def backup_name(path, exists):
     return candidate
 
 
+def _write_backup(path, data, mode):
+    """A new backup file beside ``path``: O_CREAT|O_EXCL|O_NOFOLLOW, so an existing file or a link
+    (dangling or not) is never followed or overwritten; the next free name is taken instead."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(1000):
+        candidate = backup_name(path)
+        try:
+            fd = os.open(candidate, flags, mode)
+        except OSError as exc:
+            if exc.errno in (errno.EEXIST, errno.ELOOP):
+                continue  # taken meanwhile
+            raise
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return candidate
+    raise WslConfigError("no free backup name beside %s" % path)
+
+
 def write_file(path, result, backup=True):
-    """Write an edit's result: copy the old bytes to a backup and read it back, then write the
-    new bytes to a temporary file beside ``path`` and rename it over. Keeps the old file's mode.
+    """Write an edit's result: copy the old bytes to a new backup and read it back, then write the
+    new bytes to a temporary file beside the real file (the target when ``path`` is a link, see
+    resolve_config) and rename it over. Keeps the old file's mode (and owner, as root).
     Returns the backup's path (None when there was nothing to back up)."""
-    import os
     import tempfile
 
+    real = resolve_config(path)
     backup_path = None
-    mode = None
+    old = None
     if result["before"] is not None:
-        try:
-            mode = os.stat(path).st_mode & 0o7777
-        except OSError:
-            mode = None
+        old = _lstat(real)
+        if old is not None and not stat.S_ISREG(old.st_mode):
+            raise WslConfigError("%s is %s; refused" % (real, _kind(old.st_mode)))
         if backup:
-            backup_path = backup_name(path, os.path.exists)
-            with open(backup_path, "wb") as handle:
-                handle.write(result["before"])
-                handle.flush()
-                os.fsync(handle.fileno())
-            with open(backup_path, "rb") as handle:
-                if handle.read() != result["before"]:
-                    raise WslConfigError("the backup %s does not read back as written; %s left as it was"
-                                         % (backup_path, path))
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+            mode = stat.S_IMODE(old.st_mode) & 0o666 if old is not None else 0o600
+            backup_path = _write_backup(real, result["before"], mode)
+            flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+            fd = os.open(backup_path, flags)
+            try:
+                back = os.read(fd, len(result["before"]) + 1)
+            finally:
+                os.close(fd)
+            if back != result["before"]:
+                raise WslConfigError("the backup %s does not read back as written; %s left as it was"
+                                     % (backup_path, path))
+    directory = os.path.dirname(os.path.abspath(real))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(real) + ".", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(result["after"])
             handle.flush()
             os.fsync(handle.fileno())
-        if mode is not None:
+        if old is not None:
             try:
-                os.chmod(tmp, mode)
+                os.chmod(tmp, stat.S_IMODE(old.st_mode))
+                if os.geteuid() == 0:
+                    os.chown(tmp, old.st_uid, old.st_gid)
             except OSError:
                 pass  # drvfs without metadata: modes are not kept anyway
-        os.rename(tmp, path)
+        os.rename(tmp, real)
     except BaseException:
-        if os.path.exists(tmp):
+        if os.path.lexists(tmp):
             os.unlink(tmp)
         raise
     return backup_path

@@ -13,8 +13,13 @@ description:
   - Edits a WSL INI file line by line - comments, key order, key casing, sections, each line's
     ending (CRLF or LF) and a UTF-8 BOM stay as they were; keys are matched case-insensitively, as WSL does.
   - A UTF-16 file (Windows ignores it silently) is reported and rewritten as UTF-8.
-  - Before the first change the original is copied to C(FILE.vllm-backup) and read back; the new
-    content is written beside the file and renamed over it.
+  - Before the first change the original is copied to C(FILE.vllm-backup) (a new file, never
+    written through a link) and read back; the new content is written beside the file and renamed over it.
+  - Only a regular file of at most 1 MiB is read (a FIFO or device is refused). A linked O(path) is
+    edited in place when its target is a regular file owned by the link's owner (the link stays,
+    the backup lies beside the target); any other link is refused, naming it.
+  - Sizes are whole numbers with a unit - memory from 1GB up to O(windows_memory), swap 0 or from
+    1GB; an error names the role variable (C(vllm_wsl_memory), C(vllm_wsl_swap)), the value and what is accepted.
   - O(memory) and O(swap) in C([wsl2]) follow the rule in C(vllm_wslconfig.plan_memory) (C(auto))
     or are set exactly (a size). Values that already hold are left alone.
   - Supports check mode and diff mode.
@@ -63,19 +68,20 @@ RETURN = r"""
 changes: {description: Keys changed or added, with old and new values., returned: always, type: list}
 backup_file: {description: The backup written before the change., returned: changed, type: str}
 converted_from: {description: The file's encoding when it was UTF-16 and rewritten as UTF-8., returned: always, type: str}
+real_path: {description: The file edited (the link's target when O(path) is a link)., returned: always, type: str}
 reasons: {description: Why memory and swap have the values they have., returned: always, type: list}
 warnings_rule: {description: What the memory rule could not do., returned: always, type: list}
 """
 
-import os
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible.module_utils.vllm_wslconfig import (
     WslConfigError,
     decode,
     edit,
-    parse_size,
     plan_memory,
+    read_config,
+    user_size,
     write_file,
     Document,
 )
@@ -92,9 +98,9 @@ def build_settings(params, doc):
         settings.append({"section": section, "key": key, "value": str(value), "compare": "equal"})
     memory, swap = params["memory"].strip(), params["swap"].strip()
     if memory or swap:
-        ram = parse_size(params["windows_memory"]) if params["windows_memory"].strip() else None
+        ram = user_size("windows_memory", params["windows_memory"]) if params["windows_memory"].strip() else None
         decision = plan_memory(ram, params["model_bytes"], doc.get("wsl2", "memory"), doc.get("wsl2", "swap"),
-                               overhead_bytes=parse_size(params["overhead"]),
+                               overhead_bytes=user_size("overhead", params["overhead"]),
                                memory=None if memory in ("", "auto") else memory,
                                swap=None if swap in ("", "auto") else swap)
         wanted = set(k for k, v in (("memory", memory), ("swap", swap)) if v)
@@ -122,11 +128,11 @@ def main():
         supports_check_mode=True,
     )
     path = module.params["path"]
-    raw = None
-    if os.path.exists(path):
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    elif not module.params["create"]:
+    try:
+        raw, real = read_config(path)  # a regular file only, at most 1 MiB; a link is resolved, never replaced
+    except (WslConfigError, IOError, OSError) as exc:
+        module.fail_json(msg="%s: %s; nothing was changed" % (path, exc))
+    if raw is None and not module.params["create"]:
         module.fail_json(msg="%s does not exist (create is false)" % path)
     try:
         doc = Document.from_bytes(raw) if raw is not None else Document("")
@@ -138,8 +144,8 @@ def main():
         module.warn(warning)
     before = decode(raw)[0] if raw is not None else ""
     after = decode(result["after"])[0] if result["after"] is not None else ""
-    out = dict(changed=result["changed"], path=path, changes=[dict((k, c[k]) for k in ("section", "key", "old", "new"))
-                                                              for c in result["changes"]],
+    changes = [dict((k, c[k]) for k in ("section", "key", "old", "new")) for c in result["changes"]]
+    out = dict(changed=result["changed"], path=path, real_path=real, changes=changes,
                converted_from=result["encoding"] if result["converted"] else "", reasons=reasons,
                warnings_rule=rule_warnings,
                diff={"before": before, "after": after, "before_header": path, "after_header": path})
@@ -148,7 +154,7 @@ def main():
                     "is kept as a backup)" % (path, result["encoding"].upper()))
     if result["changed"] and not module.check_mode:
         try:
-            out["backup_file"] = write_file(path, result, backup=module.params["backup"]) or ""
+            out["backup_file"] = write_file(real, result, backup=module.params["backup"]) or ""
         except (WslConfigError, IOError, OSError) as exc:
             module.fail_json(msg="writing %s failed: %s; the file is as it was" % (path, exc))
     module.exit_json(**out)

@@ -38,3 +38,21 @@ def test_bad_values_are_named(name, value, message):
     errors = validate_inputs(dict(GOOD, **{name: value}))
     assert len(errors) == 1, errors
     assert message in errors[0]
+
+
+@pytest.mark.parametrize("name,value,message", [
+    ("vllm_wsl_memory", "0", "vllm_wsl_memory is '0'; accepted: \"\" or \"auto\" or a size such as 16GB"),
+    ("vllm_wsl_memory", "1KB", "(this is below 1GB)"),
+    ("vllm_wsl_memory", "1.5GB", "(this is not a whole number)"),
+    ("vllm_wsl_memory", "99999999999999999999TB", "(this is above 64TB)"),
+    ("vllm_wsl_swap", "512MB", "vllm_wsl_swap is '512MB'; accepted: \"\" or \"auto\" or a size"),
+    ("vllm_wsl_windows_memory", "4GB", "(this is below 5GB)"),
+])
+def test_wsl_sizes_outside_the_bounds_are_named(name, value, message):
+    errors = validate_inputs(dict(GOOD, **{name: value}))
+    assert len(errors) == 1 and message in errors[0], errors
+
+
+def test_wsl_sizes_inside_the_bounds_pass():
+    assert check_wsl_inputs(dict(GOOD, vllm_wsl_memory="1GB", vllm_wsl_swap="0GB",
+                                 vllm_wsl_windows_memory="34359738368", vllm_wsl_runtime_overhead="0")) == []
