@@ -849,6 +849,8 @@ def _relocate(paths, store, name, mode, verify, check_mode, progress, check_free
         partial_fd = os.open(partial_name, _DIR, dir_fd=store_fd)
         fds.append(partial_fd)
     journal = _parse_journal(_read_at(partial_fd, JOURNAL)) if partial_fd is not None else {}
+    if partial_fd is not None:  # what the plan does not hold would land in the copy: removed
+        _prune(partial_fd, "", set(files) | set([JOURNAL]), _folders_of(files))
     if any(entry.get("source") != source for entry in journal.values()):
         journal = {}
     done, reuse = {}, []
@@ -946,6 +948,33 @@ def _relocate(paths, store, name, mode, verify, check_mode, progress, check_free
     if mode == "move":
         _remove_source(source, bound, files, result, check_mode)
     return result
+
+
+def _folders_of(files):
+    folders = set()
+    for rel in files:
+        parts = rel.split("/")[:-1]
+        for index in range(1, len(parts) + 1):
+            folders.add("/".join(parts[:index]))
+    return folders
+
+
+def _prune(dir_fd, prefix, wanted, folders):
+    """Remove from the partial folder every entry that is not a planned file or a folder on the
+    way to one (a stale file, a link, a FIFO); never through a link."""
+    for entry in list(os.scandir(dir_fd)):
+        rel = prefix + entry.name
+        if entry.is_dir(follow_symlinks=False):
+            if rel in folders:
+                fd = os.open(entry.name, _DIR, dir_fd=dir_fd)
+                try:
+                    _prune(fd, rel + "/", wanted, folders)
+                finally:
+                    _close(fd)
+            else:
+                _rmtree_at(dir_fd, entry.name)
+        elif rel not in wanted or not entry.is_file(follow_symlinks=False):
+            _unlink_at(dir_fd, entry.name)
 
 
 def _remove_source(source, bound, files, result, check_mode):

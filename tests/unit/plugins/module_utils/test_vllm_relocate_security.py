@@ -405,3 +405,16 @@ def test_nobody_cannot_make_move_delete_outside_the_source(tmp_path, shared, mon
     monkeypatch.setattr(r, "_remove_source", swapped)
     r.relocate(src, store, "m", mode="move")
     assert digest_tree(victim) == before
+
+
+def test_what_the_partial_folder_holds_beyond_the_plan_never_reaches_the_copy(tmp_path):
+    src = make(str(tmp_path / "m"), MODEL)
+    store = str(tmp_path / "store")
+    partial = os.path.join(store, ".m.partial")
+    make(partial, {"planted.py": b"import os", "sub/planted.txt": b"x", "other/x.bin": b"y"})
+    os.mkfifo(os.path.join(partial, "pipe"))
+    r.relocate(src, store, "m")
+    target = os.path.join(store, "m")
+    assert sorted(os.listdir(target)) == sorted([r.MANIFEST, "config.json", "model.safetensors", "sub",
+                                                 "tokenizer.json"])
+    assert os.listdir(os.path.join(target, "sub")) == ["extra.txt"]
