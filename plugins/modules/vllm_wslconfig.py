@@ -101,8 +101,8 @@ def build_settings(params, doc):
         ram = user_size("windows_memory", params["windows_memory"]) if params["windows_memory"].strip() else None
         decision = plan_memory(ram, params["model_bytes"], doc.get("wsl2", "memory"), doc.get("wsl2", "swap"),
                                overhead_bytes=user_size("overhead", params["overhead"]),
-                               memory=None if memory in ("", "auto") else memory,
-                               swap=None if swap in ("", "auto") else swap)
+                               memory=None if memory.lower() in ("", "auto") else memory,
+                               swap=None if swap.lower() in ("", "auto") else swap)
         wanted = set(k for k, v in (("memory", memory), ("swap", swap)) if v)
         for item in decision["settings"]:
             if item["key"] in wanted:

@@ -77,3 +77,12 @@ def test_sizes_outside_the_bounds_fail_naming_the_variable(module_runner, tmp_pa
     result = module_runner(vllm_wslconfig, dict(args, path=str(path)))
     assert result["failed"] and message in result["msg"] and "accepted:" in result["msg"], result["msg"]
     assert path.read_bytes() == SAMPLE
+
+
+def test_auto_in_any_case_is_the_rule_as_preflight_accepts_it(module_runner, tmp_path):
+    path = tmp_path / ".wslconfig"
+    path.write_bytes(SAMPLE)
+    result = module_runner(vllm_wslconfig, {"path": str(path), "memory": "AUTO", "windows_memory": str(32 * GIB),
+                                            "model_bytes": 14 * GIB})
+    assert not result.get("failed"), result.get("msg")
+    assert result["changes"] == [{"section": "wsl2", "key": "memory", "old": "8GB", "new": "18GB"}]
