@@ -93,8 +93,10 @@ def is_utf16(encoding):
 
 
 def encode(text, encoding):
-    """Text -> bytes. UTF-16 files are written as UTF-8 (Windows ignores UTF-16); a BOM stays."""
-    if encoding == "utf-8-sig":
+    """Text -> bytes. UTF-16 files are written as UTF-8 (Windows ignores UTF-16); a BOM stays.
+    Text that starts with U+FEFF (a UTF-16 file with two BOMs) gets a BOM before it, so the
+    character is not read back as a BOM and lost."""
+    if encoding == "utf-8-sig" or text.startswith("\ufeff"):
         return b"\xef\xbb\xbf" + text.encode("utf-8")
     return text.encode("utf-8")
 

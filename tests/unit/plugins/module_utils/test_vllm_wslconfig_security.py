@@ -277,7 +277,7 @@ def _plan(raw, plan):
                          swap=swap)["settings"]
 
 
-@settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1500, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=TEXTS, plan=PLANS, encoding=ENCODINGS)
 def test_only_the_memory_and_swap_lines_change_and_a_second_edit_changes_nothing(text, plan, encoding):
     raw = encode(text, encoding)
@@ -313,3 +313,11 @@ def test_arbitrary_bytes_are_either_refused_or_kept(data):
         return
     if not result["converted"]:
         assert result["after"] == data and not result["changed"]
+
+
+def test_a_utf16_file_starting_with_a_second_bom_keeps_that_character():
+    # found by the property above: U+FEFF after the BOM, written as UTF-8, read back as a BOM
+    raw = "\ufeff\ufeff# x\r\n".encode("utf-16-le")
+    result = w.edit(raw, [])
+    assert result["converted"] and w.decode(result["after"])[0] == "\ufeff# x\r\n"
+    assert not w.edit(result["after"], [])["changed"]
