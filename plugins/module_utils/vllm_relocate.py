@@ -1023,18 +1023,40 @@ def _remove_source(source, bound, files, result, check_mode):
                         os.unlink(name, dir_fd=parent)
                 finally:
                     _close(parent)
+        # the folders left empty, through descriptors (a folder swapped for a link is not entered)
+        try:
+            source_fd = os.open(source_inner, _DIR, dir_fd=bound_fd) if source_inner != "." else os.dup(bound_fd)
+        except OSError:
+            source_fd = None
+        if source_fd is not None:
+            try:
+                _rmdir_empty(source_fd)
+            finally:
+                _close(source_fd)
     finally:
         _close(bound_fd)
-    for directory, dirs, _ in os.walk(source, topdown=False):
-        for name in dirs:
-            try:
-                os.rmdir(os.path.join(directory, name))
-            except OSError:
-                pass
     try:
         os.rmdir(source)
     except OSError:
         pass
+
+
+def _rmdir_empty(dir_fd):
+    """Remove the empty folders under ``dir_fd``, bottom up, never following a link."""
+    for entry in list(os.scandir(dir_fd)):
+        if entry.is_dir(follow_symlinks=False):
+            try:
+                fd = os.open(entry.name, _DIR, dir_fd=dir_fd)
+            except OSError:
+                continue
+            try:
+                _rmdir_empty(fd)
+            finally:
+                _close(fd)
+            try:
+                os.rmdir(entry.name, dir_fd=dir_fd)
+            except OSError:
+                pass
 
 
 def _hf_repo_of(source):
