@@ -831,6 +831,8 @@ def _relocate(paths, store, name, mode, verify, check_mode, progress, check_free
         if set(good) == set(files):
             result.update(verified_files=len(good), verified_bytes=total if full else 0)
             if mode == "move":
+                if not check_mode:
+                    _check_before_removing(bound_fd, target_fd, target, files, {})
                 _remove_source(source, bound, files, result, check_mode)
             return result
     result["changed"] = result["relocated"] = True
@@ -853,7 +855,7 @@ def _relocate(paths, store, name, mode, verify, check_mode, progress, check_free
         _prune(partial_fd, "", set(files) | set([JOURNAL]), _folders_of(files))
     if any(entry.get("source") != source for entry in journal.values()):
         journal = {}
-    done, reuse = {}, []
+    done, reuse, hashed = {}, [], {}
     for rel, info in files.items():
         entry = journal.get(rel)
         if entry and partial_fd is not None and _same_source(entry, info) and \
@@ -908,6 +910,7 @@ def _relocate(paths, store, name, mode, verify, check_mode, progress, check_free
             digest, copied = copy_verified(bound_fd, info, dst_dir, dst_name, meter.add)
         finally:
             _close(dst_dir)
+        hashed[rel] = digest
         entry = {"path": rel, "source": source, "size": info["size"], "mtime_ns": info["mtime_ns"],
                  "sha256": digest, "target_mtime_ns": copied.st_mtime_ns}
         _journal_line(journal_fd, entry)
@@ -946,8 +949,34 @@ def _relocate(paths, store, name, mode, verify, check_mode, progress, check_free
     if old:
         _unlink_at(store_fd, old)
     if mode == "move":
+        _check_before_removing(bound_fd, partial_fd, target, files, hashed)  # partial_fd is the copy now
         _remove_source(source, bound, files, result, check_mode)
     return result
+
+
+def _check_before_removing(bound_fd, copy_fd, target, files, hashed):
+    """Before ``move`` removes the source: every file this run did not copy itself (reused from
+    an earlier copy or an interrupted run, trusted from a manifest or journal in a store another
+    user may write) must hash in the copy as the source does now; else the source is kept."""
+    for rel in sorted(files):
+        if rel in hashed:
+            continue
+        source_fd, _ = _open_source(bound_fd, files[rel])
+        try:
+            wanted = _sha256_fd(source_fd)
+        finally:
+            _close(source_fd)
+        try:
+            fd, _ = _open_file(copy_fd, rel)
+        except (OSError, RelocateError):
+            fd = None
+        try:
+            have = _sha256_fd(fd) if fd is not None else None
+        finally:
+            _close(fd)
+        if have != wanted:
+            raise RelocateError("%s does not hold what the source holds (sha256 of %s); the source is kept (move "
+                                "not done): remove the copy and run again" % (os.path.join(target, rel), rel))
 
 
 def _folders_of(files):

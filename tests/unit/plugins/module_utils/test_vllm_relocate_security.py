@@ -4,6 +4,7 @@ the store, modes, resuming a killed copy, and a service user (``nobody`` here) t
 The relocation runs as root; nothing it writes may land where the store's owner could not write.
 """
 import hashlib
+import json
 import os
 import pwd
 import shutil
@@ -418,3 +419,37 @@ def test_what_the_partial_folder_holds_beyond_the_plan_never_reaches_the_copy(tm
     assert sorted(os.listdir(target)) == sorted([r.MANIFEST, "config.json", "model.safetensors", "sub",
                                                  "tokenizer.json"])
     assert os.listdir(os.path.join(target, "sub")) == ["extra.txt"]
+
+
+@ROOT_ONLY
+def test_move_keeps_the_source_when_nobody_forged_the_copy(tmp_path, shared):
+    base, store, victim = shared
+    src = make(str(tmp_path / "m"), MODEL)
+    before = digest_tree(src)
+    listing = r.list_files(src)
+    target = os.path.join(store, "m")
+
+    def forge():  # a copy of the right sizes and mtimes but other bytes, and a manifest vouching for it
+        entries = {}
+        for rel, info in listing.items():
+            path = os.path.join(target, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as handle:
+                handle.write(b"\0" * info["size"])
+            entries[rel] = {"size": info["size"], "mtime_ns": info["mtime_ns"], "sha256": "0" * 64,
+                            "target_mtime_ns": os.stat(path).st_mtime_ns}
+        with open(os.path.join(target, r.MANIFEST), "w") as handle:
+            json.dump({"source": src, "name": "m", "total_bytes": 0, "files": entries}, handle)
+
+    assert as_nobody(forge) == 0
+    with pytest.raises(r.RelocateError, match="does not hold what the source holds .*the source is kept"):
+        r.relocate(src, store, "m", mode="move")
+    assert digest_tree(src) == before
+
+
+def test_move_after_a_resumed_copy_checks_what_it_did_not_copy(tmp_path):
+    src = make(str(tmp_path / "m"), MODEL)
+    store = str(tmp_path / "store")
+    r.relocate(src, store, "m")
+    result = r.relocate(src, store, "m", mode="move")  # nothing copied: every file checked against the source
+    assert result["removed_source"] and not os.path.exists(src)
