@@ -134,9 +134,8 @@ def scalar_cases(rng):
         "vllm_model_hf_token": secret("vllm_model_hf_token"),
         "vllm_service_user": plain("vllm_service_user", ["root\n", "Vllm", "a b", "-x"]),
         "vllm_python_keep_releases": plain("vllm_python_keep_releases", [1, 0, "x", True]),
-        # a play keyword: Ansible reads it before any task, so -1 or "ten" never reach the
-        # preflight (see the xfail below); 101 does
-        "vllm_rollout_max_fail_percentage": plain("vllm_rollout_max_fail_percentage", [101]),
+        # vllm_rollout_* are play keywords: the controller play refuses them before any other
+        # check runs, so they are tested on their own below, not in these batches
         "vllm_service_manager": plain("vllm_service_manager", ["upstart", "systemd\n"]),
         "vllm_model_relocate_timeout": plain("vllm_model_relocate_timeout", [59, -1]),
     }
@@ -224,13 +223,17 @@ def test_hostile_inputs_are_refused_before_any_change(tmp_path, index):
         assert not path.exists(), "the run created %s before failing" % path
 
 
-@pytest.mark.xfail(strict=True, reason="playbooks/provision.yml passes vllm_rollout_max_fail_percentage "
-                   "to the play's max_fail_percentage: -1 aborts the play after fact gathering, before "
-                   "the preflight can name it (rc 2, no message); it needs a check in the controller play")
+# vllm_rollout_* are play keywords of provision.yml, read before any task: the controller play
+# (playbooks/ansible_version.yml) checks them first and ends the whole run
 def test_a_negative_max_fail_percentage_is_named(tmp_path):
-    proc, _ = run_site(tmp_path, {"vllm_rollout_max_fail_percentage": -1})
-    assert proc.returncode != 0
-    assert "vllm_rollout_max_fail_percentage is -1" in proc.stdout
+    cases = (("vllm_rollout_max_fail_percentage", -1, "-1"), ("vllm_rollout_max_fail_percentage", "ten", "'ten'"),
+             ("vllm_rollout_max_fail_percentage", 101, "101"), ("vllm_rollout_serial", 0, "0"),
+             ("vllm_rollout_serial", "-5%", "'-5%'"))
+    for name, value, shown in cases:
+        proc, _ = run_site(tmp_path, {name: value})
+        assert proc.returncode != 0, (name, value)
+        assert "%s is %s" % (name, shown) in proc.stdout, (name, value, proc.stdout[-2000:])
+        assert "PLAY [Provision" not in proc.stdout
 
 
 # Legal but awkward: must reach the service role and render exactly what was given.
