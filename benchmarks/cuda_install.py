@@ -34,6 +34,8 @@ import subprocess
 import sys
 import time
 
+import molecule_env
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = "cuda"
 HOST = "vllm-cuda"
@@ -41,27 +43,12 @@ COLD_WHEELHOUSE = os.path.join(ROOT, ".cache", "benchmark-cuda-wheelhouse")
 UV = "/var/tmp/tools/venv/bin/uv"  # the product's own uv, copied aside before the bare runs
 
 
-def env():
-    """The environment scripts/test gives Molecule (podman settings, the venv first on PATH)."""
-    out = subprocess.run(["bash", "-c", "source scripts/lib/podman-env.sh >/dev/null && env -0"],
-                         cwd=ROOT, check=True, stdout=subprocess.PIPE).stdout
-    result = dict(item.split("=", 1) for item in out.decode().split("\0") if "=" in item)
-    result["PATH"] = os.path.join(ROOT, ".venv", "bin") + os.pathsep + result.get("PATH", "")
-    return result
-
-
 def molecule(action, environ):
-    subprocess.run([os.path.join(ROOT, ".venv", "bin", "molecule"), action, "-s", SCENARIO],
-                   cwd=ROOT, env=environ, check=True)
+    molecule_env.molecule(action, SCENARIO, environ)
 
 
 def inventory(environ):
-    home = environ.get("HOME") or os.path.expanduser("~")
-    found = sorted(glob.glob(os.path.join(home, ".ansible", "tmp", "molecule.*.%s" % SCENARIO, "inventory")),
-                   key=os.path.getmtime)
-    if not found:
-        raise SystemExit("no Molecule inventory for %s under ~/.ansible/tmp after `molecule create`" % SCENARIO)
-    return found[-1]
+    return molecule_env.inventory(SCENARIO, environ)
 
 
 def log_path(label):
@@ -111,7 +98,7 @@ def main(argv=None):
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     parser.add_argument("--keep", action="store_true", help="leave the container running")
     args = parser.parse_args(argv)
-    environ = env()
+    environ = molecule_env.env()
     molecule("destroy", environ)
     molecule("create", environ)
     molecule("prepare", environ)

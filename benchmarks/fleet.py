@@ -22,7 +22,6 @@ scripts/setup-podman and scripts/build-image (scripts/test does those):
 About 20 minutes on an idle 2-core machine.
 """
 import argparse
-import glob
 import json
 import os
 import shutil
@@ -30,33 +29,18 @@ import subprocess
 import sys
 import time
 
+import molecule_env
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = "fleet"
 
 
-def env():
-    """The environment scripts/test gives Molecule (podman settings, the venv first on PATH)."""
-    out = subprocess.run(["bash", "-c", "source scripts/lib/podman-env.sh >/dev/null && env -0"],
-                         cwd=ROOT, check=True, stdout=subprocess.PIPE).stdout
-    result = dict(item.split("=", 1) for item in out.decode().split("\0") if "=" in item)
-    result["PATH"] = os.path.join(ROOT, ".venv", "bin") + os.pathsep + result.get("PATH", "")
-    return result
-
-
 def molecule(action, environ):
-    subprocess.run([os.path.join(ROOT, ".venv", "bin", "molecule"), action, "-s", SCENARIO],
-                   cwd=ROOT, env=environ, check=True)
+    molecule_env.molecule(action, SCENARIO, environ)
 
 
 def inventory(environ):
-    """Molecule's generated inventory for the scenario (after `molecule create`): it lives in the
-    scenario's ephemeral folder, ~/.ansible/tmp/molecule.<hash>.<scenario>/inventory."""
-    home = environ.get("HOME") or os.path.expanduser("~")
-    found = sorted(glob.glob(os.path.join(home, ".ansible", "tmp", "molecule.*.%s" % SCENARIO, "inventory")),
-                   key=os.path.getmtime)
-    if not found:
-        raise SystemExit("no Molecule inventory for %s under ~/.ansible/tmp after `molecule create`" % SCENARIO)
-    return found[-1]
+    return molecule_env.inventory(SCENARIO, environ)
 
 
 # `first` starts from nothing: its own empty wheelhouse on the controller and uv cache on the host
@@ -90,7 +74,7 @@ def main(argv=None):
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     parser.add_argument("--keep", action="store_true", help="leave the containers running")
     args = parser.parse_args(argv)
-    environ = env()
+    environ = molecule_env.env()
     molecule("destroy", environ)
     molecule("create", environ)
     try:
