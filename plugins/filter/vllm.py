@@ -19,7 +19,6 @@ description:
     All three refuse what their readers would not read back exactly.
   - C(vllm_lock_drift) compares a venv's C(uv pip freeze) with the release's lock file.
   - C(vllm_venv_problems) lists what a venv's check report shows wrong against the plan.
-  - C(vllm_backup_item) turns a template result with a backup into what a rollback puts back.
   - C(vllm_rollback_plan) decides what a rollback restores, resets and removes (files this run
     created), from a stat of the managed files taken before rendering; C(vllm_existing_files)
     lists the paths that stat found.
@@ -145,15 +144,6 @@ def vllm_check_options(options, help_text, advice=None):
     return vllm_flags.check_options(dict(options or {}), facts, _advice_table(advice))
 
 
-def vllm_backup_item(result):
-    """From a template/copy result that made a backup: what a rollback needs to put it back."""
-    if not isinstance(result, dict) or not result.get("backup_file"):
-        raise AnsibleFilterError("vllm_backup_item: the result has no backup_file: %r" % (result,))
-    return {"dest": result.get("dest") or result.get("path"), "backup": result["backup_file"],
-            "owner": result.get("owner", "root"), "group": result.get("group", "root"),
-            "mode": result.get("mode", "0644")}
-
-
 def _stats_by_path(files_before):
     """``{path: stat}`` from a registered ``stat`` loop (``results[].item`` / ``.stat``)."""
     results = files_before.get("results", []) if isinstance(files_before, dict) else files_before
@@ -237,7 +227,6 @@ class FilterModule(object):
             "vllm_lock_drift": vllm_lock.drift,
             "vllm_venv_problems": vllm_venv_problems,
             "vllm_venv_notes": vllm_lock.venv_notes,
-            "vllm_backup_item": vllm_backup_item,
             "vllm_existing_files": vllm_existing_files,
             "vllm_rollback_plan": vllm_rollback_plan,
             "vllm_option_lines": vllm_options.option_lines,
