@@ -92,7 +92,8 @@ def sandbox(backend, is_wsl, writable, readable=()):
             raise ValueError("a writable path of / would undo ProtectSystem=strict")
         if path not in rw:
             rw.append(path)
-    seen = rw + [_norm(p, "a path the server reads") for p in (readable or []) if p]
+    # read paths are never written into the unit: any absolute path (a model folder with spaces)
+    seen = rw + [p.rstrip("/") or "/" for p in (readable or []) if isinstance(p, str) and p.startswith("/")]
     in_home = any(_under(p, home) or _under(home, p) for p in seen for home in HOME_DIRS)
     gpu = backend == "cuda"
     devices = []

@@ -123,6 +123,11 @@ def test_sandbox_keeps_home_readable_when_the_server_needs_it(writable, readable
     assert U.sandbox("cpu", False, writable, readable)["protect_home"] == "read-only"
 
 
+def test_sandbox_takes_any_model_folder_it_only_reads():
+    box = U.sandbox("cpu", False, ["/var/lib/vllm"], ["/srv/My Model (v2)", "/home/a b/m", "", None])
+    assert box["read_write_paths"] == ["/var/lib/vllm"] and box["protect_home"] == "read-only"
+
+
 def test_sandbox_home_lookalikes_stay_hidden():
     assert U.sandbox("cpu", False, ["/homes/x", "/var/root"], ["/srv/home"])["protect_home"] == "true"
 
