@@ -152,6 +152,7 @@ def test_gpu_units_keep_the_nvidia_devices_behind_a_closed_policy(tmp_path, kind
     assert directives(text, "DeviceAllow") == devices
     # a private /dev has no /dev/nvidia*
     assert directives(text, "PrivateDevices") == []
+    assert ("/dev/dxg" in text) is (kind == "cuda_wsl")  # molecule/cuda checks it too
 
 
 def test_the_cpu_unit_gets_a_private_dev(tmp_path):
