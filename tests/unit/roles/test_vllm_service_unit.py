@@ -51,6 +51,7 @@ def render_unit(tmp_path, kind, **overrides):
         "vllm_preflight_plan": {"backend": backend, "server_command": server_command},
         "vllm_host": {"wsl": {"is_wsl": wsl}},
         "vllm_model_result": {"path": "/var/lib/vllm/models/builtin-tiny-llama", "name": "tiny-llama"},
+        "vllm_python_result": {"interpreter": "/usr/bin/python3.11"},
     })
     context.update(overrides)
     native = jinja2.nativetypes.NativeEnvironment()
@@ -136,9 +137,12 @@ def test_configured_directories_are_the_writable_ones(tmp_path):
     assert directives(text, "WorkingDirectory") == ["/srv/vllm"]
 
 
-def test_a_model_served_from_a_home_directory_stays_readable(tmp_path):
-    _, text, _ = render_unit(tmp_path, "cuda", vllm_model_result={"path": "/home/alice/models/qwen",
-                                                                  "name": "qwen"})
+@pytest.mark.parametrize("override", [
+    {"vllm_model_result": {"path": "/home/alice/models/qwen", "name": "qwen"}},  # served in place
+    {"vllm_python_result": {"interpreter": "/home/linuxbrew/.linuxbrew/bin/python3.11"}},  # the venv's base
+])
+def test_what_the_server_reads_from_a_home_directory_stays_readable(tmp_path, override):
+    _, text, _ = render_unit(tmp_path, "cuda", **override)
     assert directives(text, "ProtectHome") == ["read-only"]
 
 
