@@ -24,6 +24,8 @@ description:
     lists the paths that stat found.
   - C(vllm_help_facts) parses the installed vLLM's C(--help=all) (version and options).
   - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
+  - C(vllm_exec_line) quotes an argv for systemd's ExecStart= (each element read back exactly);
+    C(vllm_unit_sandbox) decides the unit's writable paths, ProtectHome= and device access.
   - C(vllm_wheelhouse_jobs) groups hosts by lock file and wheel target (one C(pip download) each);
     C(vllm_pip_source_args) turns the install's package sources into pip options;
     C(vllm_wheelhouse_missing) lists the job's wheels a host's folder lacks.
@@ -37,6 +39,7 @@ import vllm_flags  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
+import vllm_unit  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_validate  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_wheelhouse  # noqa: E402  pylint: disable=wrong-import-position
 
@@ -203,6 +206,24 @@ def vllm_venv_problems(found, plan, gpu=None):
     return vllm_lock.venv_problems(found, plan, gpu, getattr(vllm_plan, "kernels_for", None))
 
 
+def vllm_exec_line(argv):
+    """ExecStart='s value for ``argv`` (vllm_unit.exec_command_line); what systemd cannot pass
+    (a NUL, a relative command) fails the task."""
+    try:
+        return vllm_unit.exec_command_line(list(argv))
+    except ValueError as err:
+        raise AnsibleFilterError("vllm_exec_line: %s" % err)
+
+
+def vllm_unit_sandbox(backend, host, writable, readable=None):
+    """The unit's confinement (vllm_unit.sandbox) for ``backend`` on ``host`` (vllm_host facts)."""
+    wsl = ((host or {}).get("wsl") or {}).get("is_wsl", False)
+    try:
+        return vllm_unit.sandbox(backend, bool(wsl), list(writable or []), list(readable or []))
+    except ValueError as err:
+        raise AnsibleFilterError("vllm_unit_sandbox: %s" % err)
+
+
 def vllm_wheelhouse_jobs(hosts):
     """One ``pip download`` per lock file and wheel target (vllm_wheelhouse.download_jobs); facts
     that name no usable target fail the task with the host's name."""
@@ -232,6 +253,8 @@ class FilterModule(object):
             "vllm_option_lines": vllm_options.option_lines,
             "vllm_help_facts": vllm_help_facts,
             "vllm_check_options": vllm_check_options,
+            "vllm_exec_line": vllm_exec_line,
+            "vllm_unit_sandbox": vllm_unit_sandbox,
             "vllm_wheelhouse_jobs": vllm_wheelhouse_jobs,
             "vllm_pip_source_args": vllm_wheelhouse.pip_source_args,
             "vllm_wheelhouse_missing": vllm_wheelhouse.missing,

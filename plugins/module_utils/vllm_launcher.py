@@ -4,7 +4,9 @@
 Installed on the target as ``vllm-launcher {start|stop|status|restart}``. It reads one JSON
 config (written by the service role), starts the server as the service user in its own session
 with a pidfile and an appended log file, and stops the whole process group on ``stop``. The same
-environment files as the systemd unit are read, in the same format.
+environment files as the systemd unit are read, in the same format. Of the unit's confinement it
+applies what a process can to itself (``confine``): no new privileges, umask 0027, the service
+user's own groups, no inherited file descriptors, the unit's file limit and no core dumps.
 
 Pure standard library; the service role copies this file to the host as it is.
 """
@@ -132,14 +134,83 @@ def build_env(config):
     return env
 
 
+# What the systemd unit also sets (LimitNOFILE=65536; no core files: a dump of the server holds
+# the API key and the HF token from its environment).
+LIMITS = (("RLIMIT_NOFILE", 65536), ("RLIMIT_CORE", 0))
+UMASK = 0o027
+PR_SET_NO_NEW_PRIVS = 38  # linux/prctl.h
+
+
 def _drop_privileges(user):
+    """Become ``user``: its own groups only (those /etc/group gives it, not root's), then its gid
+    and uid. Nothing to drop when the launcher does not run as root."""
     if not user or os.getuid() != 0:
         return
     import pwd
     entry = pwd.getpwnam(user)
-    os.initgroups(user, entry.pw_gid)
+    os.setgroups(os.getgrouplist(user, entry.pw_gid))
     os.setgid(entry.pw_gid)
     os.setuid(entry.pw_uid)
+
+
+def set_limits(limits=LIMITS):
+    """Each resource limit to its value (soft and hard); where the hard limit cannot be raised
+    (not root) to as much as it allows. Returns {name: (soft, hard)} as set."""
+    import resource
+    applied = {}
+    for name, value in limits:
+        which = getattr(resource, name)
+        try:
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            hard = resource.getrlimit(which)[1]
+            low = value if hard == resource.RLIM_INFINITY else min(value, hard)
+            resource.setrlimit(which, (low, low))
+        applied[name] = resource.getrlimit(which)
+    return applied
+
+
+def set_no_new_privs():
+    """prctl(PR_SET_NO_NEW_PRIVS): no setuid program or file capability the server runs gives
+    it privileges (as the unit's NoNewPrivileges=). Returns an error text, or None when set."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            return os.strerror(ctypes.get_errno())
+    except (OSError, AttributeError, ImportError) as err:
+        return str(err)
+    return None
+
+
+def close_fds(keep=(0, 1, 2)):
+    """Close every inherited file descriptor except ``keep`` (what the server must not get: the
+    launcher's pipes, a caller's sockets or files)."""
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        import resource
+        fds = range(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    for fd in fds:
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def confine(config):
+    """In the server's process, before exec: what the launcher can apply of the unit's
+    confinement (see the role's README for what it cannot). Returns warnings for the log."""
+    warnings = []
+    os.umask(UMASK)
+    set_limits()  # as root: it may raise the hard limit
+    # before the uid changes (setuid stays allowed; ctypes may not be importable as the user)
+    why = set_no_new_privs()
+    if why:
+        warnings.append("vllm-launcher: could not set no_new_privs (%s); starting anyway\n" % why)
+    _drop_privileges(config.get("user"))
+    return warnings
 
 
 class UnsafeLogFile(Exception):
@@ -232,13 +303,13 @@ def start(config, out=sys.stdout):
                 os.dup2(null_fd, 0)
                 os.dup2(log_fd, 1)
                 os.dup2(log_fd, 2)
-                os.closerange(3, 65536)
+                close_fds()
                 os.write(2, (START_MARKER + " pid %d at %s\n" % (
                     os.getpid(), time.strftime("%Y-%m-%dT%H:%M:%S%z"))).encode())
                 os.chdir(config["workdir"])
-                os.umask(0o027)
                 try:
-                    _drop_privileges(config.get("user"))
+                    for warning in confine(config):
+                        os.write(2, warning.encode())
                     os.execve(config["argv"][0], config["argv"], env)
                 except OSError as err:
                     os.write(2, ("vllm-launcher: cannot start %s as %s: %s\n" % (

@@ -295,6 +295,40 @@ def check_host(name, value):
     return ["%s is %s; accepted: %s" % (name, _fmt(value), HOST_ACCEPTED)]
 
 
+def is_loopback(host):
+    """The bind address keeps the server on this host: 127.0.0.0/8, ::1 (also IPv4-mapped) or
+    the name localhost."""
+    if not isinstance(host, str):
+        return False
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return address.is_loopback or bool(mapped and mapped.is_loopback)
+
+
+def _truthy(value):
+    if isinstance(value, bool):
+        return value
+    return isinstance(value, str) and value.strip().lower() in ("true", "yes", "1")
+
+
+def check_exposure(host, api_key, allow_unauthenticated=False):
+    """A server bound beyond loopback without an API key serves anyone who reaches the port:
+    refused unless ``allow_unauthenticated`` says it is meant (a proxy that authenticates, a
+    closed network)."""
+    if is_loopback(host) or api_key or _truthy(allow_unauthenticated):
+        return []
+    return ["vllm_service_host is %s, which exposes the server beyond this host, and "
+            "vllm_service_api_key is empty: anyone who reaches the port could use the model. Set "
+            "vllm_service_api_key (keep it in Ansible Vault), bind to 127.0.0.1, or set "
+            "vllm_service_allow_unauthenticated: true to serve without a key on purpose (e.g. "
+            "behind a proxy that authenticates)" % _fmt(host)]
+
+
 def check_secret(name, value):
     """An API key or token: written to the secrets file, so one line; never shown in the error."""
     if value is None or value == "":
@@ -453,6 +487,7 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_service_options", check_options),
         ("vllm_service_env", check_env),
         ("vllm_service_api_key", check_secret),
+        ("vllm_service_allow_unauthenticated", check_bool),
         ("vllm_service_hf_token", check_secret),
         ("vllm_model_hf_token", check_secret),
         ("vllm_python_root", check_unit_path),
@@ -473,6 +508,12 @@ def validate_inputs(values, model_source_exists=None):
         if name in values:
             errors.extend(check(name, values[name]))
     errors.extend(check_wsl_inputs(values))
+    # exposure: judged only with a valid bind address and the API key given (a caller that
+    # passes no key checks no exposure; the preflight passes both)
+    if "vllm_service_host" in values and "vllm_service_api_key" in values \
+            and not check_host("vllm_service_host", values["vllm_service_host"]):
+        errors.extend(check_exposure(values["vllm_service_host"], values["vllm_service_api_key"],
+                                     values.get("vllm_service_allow_unauthenticated", False)))
     if "vllm_model_source" in values:
         errors.extend(check_model_source("vllm_model_source", values["vllm_model_source"],
                                          model_source_exists))

@@ -55,6 +55,9 @@ def run_site(tmp_path, extra):
      ["vllm_python_version", "3.9"]),
     ({"vllm_service_options": {"port": 1234}},
      ["vllm_service_options sets 'port'", "vllm_service_port"]),
+    ({"vllm_service_host": "0.0.0.0"},
+     ["vllm_service_host is '0.0.0.0', which exposes the server", "vllm_service_api_key is empty",
+      "vllm_service_allow_unauthenticated: true"]),
 ])
 def test_bad_input_fails_before_any_change(tmp_path, extra, needles):
     proc, root, store = run_site(tmp_path, extra)

@@ -67,6 +67,22 @@ def test_server_runs_as_the_unprivileged_service_user(host):
     assert host.user("vllm").uid < 1000  # a system user
 
 
+def test_server_runs_confined(host, systemd):
+    """What holds under both managers (the unit's NoNewPrivileges=, UMask=, capabilities; the
+    launcher's confine()), read from the running server's processes."""
+    pids = server_pids(host)
+    assert pids
+    for pid in pids:
+        text = host.file("/proc/%d/status" % pid).content_string
+        status = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+        status = {key: value.strip() for key, value in status.items()}
+        assert status["NoNewPrivs"] == "1", pid
+        assert status["Umask"] == "0027", pid
+        assert int(status["CapEff"], 16) == 0, pid
+        if systemd:  # CapabilityBoundingSet= (the launcher does not empty the bounding set)
+            assert int(status["CapBnd"], 16) == 0, pid
+
+
 def test_listens_on_loopback_only(host):
     out = host.check_output("ss -Hltn sport = :%s" % PORT)
     locals_ = [line.split()[3] for line in out.splitlines() if line.strip()]

@@ -24,7 +24,8 @@ def help_text():
 def test_filters_are_registered_old_and_new():
     assert {"vllm_input_errors", "vllm_plan", "vllm_model_facts", "vllm_service_options",
             "vllm_service_env", "vllm_cli_yaml", "vllm_env_file", "vllm_lock_drift",
-            "vllm_option_lines", "vllm_help_facts", "vllm_check_options"} <= set(FILTERS)
+            "vllm_option_lines", "vllm_help_facts", "vllm_check_options", "vllm_exec_line",
+            "vllm_unit_sandbox"} <= set(FILTERS)
 
 
 @pytest.mark.parametrize("advice", [None, ADVICE, "loaded", "inner"])
@@ -77,7 +78,18 @@ def test_options_file_filter_renders_the_service_template_safely():
 
 
 @pytest.mark.parametrize("name, arg", [("vllm_cli_yaml", {"seed": ["--host", "0.0.0.0"]}),
-                                       ("vllm_env_file", {"A": "x\u2028B=1"})])
+                                       ("vllm_env_file", {"A": "x\u2028B=1"}),
+                                       ("vllm_exec_line", ["bin/vllm", "serve"]),
+                                       ("vllm_exec_line", ["/bin/vllm", "a\x00b"])])
 def test_emitter_filters_fail_the_task_on_unsafe_input(name, arg):
     with pytest.raises(F.AnsibleFilterError):
         FILTERS[name](arg)
+
+
+def test_unit_sandbox_reads_wsl_from_the_host_facts():
+    wsl = FILTERS["vllm_unit_sandbox"]("cuda", {"wsl": {"is_wsl": True}}, ["/var/lib/vllm"], ["/m"])
+    assert wsl["device_allow"] == ["char-nvidia* rw", "/dev/dxg rw"]
+    assert FILTERS["vllm_unit_sandbox"]("cuda", {"wsl": {"is_wsl": False}}, ["/s"])["device_allow"] == [
+        "char-nvidia* rw"]
+    with pytest.raises(F.AnsibleFilterError):
+        FILTERS["vllm_unit_sandbox"]("cpu", {}, ["/"])

@@ -276,3 +276,124 @@ def test_a_missing_service_user_is_a_reason_not_a_traceback(config):
     out = io.StringIO()
     assert L.start(cfg, out) == 1
     assert "'no-such-user-here' does not exist" in out.getvalue()
+
+
+# --- what the launcher applies of the unit's confinement, read from the started server ---------
+
+PROBE = """
+import json, os, resource, sys
+status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines() if ":" in line)
+report = {key: status[key].strip() for key in ("NoNewPrivs", "Umask", "Groups", "Uid", "Gid")}
+report["fds"] = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+report["nofile"] = resource.getrlimit(resource.RLIMIT_NOFILE)
+report["core"] = resource.getrlimit(resource.RLIMIT_CORE)
+tmp = sys.argv[1] + ".tmp"
+with open(tmp, "w") as handle:
+    json.dump(report, handle)
+os.rename(tmp, sys.argv[1])
+import time
+time.sleep(120)
+"""
+
+
+def probe_config(folder, python, user=None):
+    script = os.path.join(folder, "probe.py")
+    with open(script, "w") as handle:
+        handle.write(PROBE)
+    os.chmod(script, 0o644)
+    report = os.path.join(folder, "out", "report.json")
+    cfg = {"argv": [python, script, report, "--config", os.path.join(folder, "vllm.yaml")],
+           "marker": os.path.join(folder, "vllm.yaml"), "env_files": [],
+           "pidfile": os.path.join(folder, "run", "vllm.pid"),
+           "log_file": os.path.join(folder, "vllm.log"), "workdir": folder, "stop_timeout": 5}
+    if user:
+        cfg["user"] = user
+    path = os.path.join(folder, "launcher.json")
+    with open(path, "w") as handle:
+        json.dump(cfg, handle)
+    os.makedirs(os.path.dirname(report))
+    os.chmod(os.path.dirname(report), 0o777)
+    return L.load_config(path), report
+
+
+def started_report(cfg, report):
+    """What the started server reports of itself; started from a caller with an inheritable
+    descriptor, umask 022 and limits unlike the unit's, so each setting shows."""
+    import resource
+    leaked = os.open(os.devnull, os.O_RDONLY)
+    os.set_inheritable(leaked, True)
+    old_umask = os.umask(0o022)
+    limits = dict((which, resource.getrlimit(which)) for which in (resource.RLIMIT_NOFILE,
+                                                                   resource.RLIMIT_CORE))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, limits[resource.RLIMIT_NOFILE][1]))
+    core_hard = limits[resource.RLIMIT_CORE][1]
+    if core_hard == resource.RLIM_INFINITY or core_hard > 0:
+        resource.setrlimit(resource.RLIMIT_CORE, (min(1 << 20, core_hard) if core_hard != resource.RLIM_INFINITY
+                                                  else 1 << 20, core_hard))
+    try:
+        out = io.StringIO()
+        assert L.start(cfg, out) == 0, out.getvalue() + open(cfg["log_file"]).read()
+    finally:
+        os.close(leaked)
+        os.umask(old_umask)
+        for which, value in limits.items():
+            resource.setrlimit(which, value)
+    try:
+        wait_for(report)
+        with open(report) as handle:
+            return json.load(handle), leaked
+    finally:
+        L.stop(cfg, out=io.StringIO())
+
+
+def test_the_server_gets_no_new_privileges_umask_limits_and_no_inherited_fds(tmp_path):
+    cfg, report = probe_config(str(tmp_path), sys.executable)
+    got, leaked = started_report(cfg, report)
+    assert got["NoNewPrivs"] == "1"
+    assert got["Umask"] == "0027"
+    # 65536 like the unit, or the hard limit where it is lower and may not be raised (a container)
+    import resource
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    assert got["nofile"] in ([65536, 65536], [min(65536, hard)] * 2)
+    assert got["core"] == [0, 0]
+    # 0-2 and the one listdir opens to list them: nothing else, the caller's descriptor included
+    assert leaked not in got["fds"] and len(got["fds"]) == 4 and got["fds"][:3] == [0, 1, 2]
+
+
+@pytest.mark.skipif(os.getuid() != 0 or _nobody() is None or not os.access("/usr/bin/python3", os.X_OK),
+                    reason="needs root, a 'nobody' user and /usr/bin/python3")
+def test_the_server_runs_as_the_service_user_with_only_its_own_groups():
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="launcher-probe-")  # nobody can reach it, unlike tmp_path
+    os.chmod(folder, 0o755)
+    old_groups = os.getgroups()
+    try:
+        # the launcher's own supplementary groups must not reach the server
+        os.setgroups(sorted(set(old_groups) | {0, 4}))
+        cfg, report = probe_config(folder, "/usr/bin/python3", user="nobody")
+        got, _ = started_report(cfg, report)
+    finally:
+        os.setgroups(old_groups)
+        shutil.rmtree(folder)
+    nobody = _nobody()
+    assert got["Uid"].split() == [str(nobody.pw_uid)] * 4
+    assert got["Gid"].split() == [str(nobody.pw_gid)] * 4
+    assert sorted(int(g) for g in got["Groups"].split()) == sorted(set(os.getgrouplist("nobody",
+                                                                                        nobody.pw_gid)))
+    assert got["NoNewPrivs"] == "1" and got["Umask"] == "0027" and got["core"] == [0, 0]
+
+
+def test_set_limits_falls_back_to_the_hard_limit_it_may_not_raise(monkeypatch):
+    import resource
+    calls = []
+
+    def setrlimit(which, value):
+        calls.append(value)
+        if value == (65536, 65536):
+            raise ValueError("not allowed to raise maximum limit")
+
+    monkeypatch.setattr(resource, "setrlimit", setrlimit)
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (4096, 4096))
+    applied = L.set_limits((("RLIMIT_NOFILE", 65536),))
+    assert calls == [(65536, 65536), (4096, 4096)] and applied == {"RLIMIT_NOFILE": (4096, 4096)}

@@ -249,3 +249,55 @@ def test_secrets_with_line_breaks_are_refused_without_showing_them(name):
     [error] = v.validate_inputs({name: "sk-abc123\nX=1"})
     assert error.startswith(name) and "sk-abc123" not in error
     assert v.validate_inputs({name: ""}) == [] and v.validate_inputs({name: "sk-abc_123"}) == []
+
+
+# --- exposure: a server bound beyond loopback needs an API key, or an explicit yes ---------------
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.20", "fd00::10", "gpu-1.lan",
+                                  "::ffff:10.0.0.1", "128.0.0.1"])
+def test_an_exposed_server_without_a_key_is_refused_naming_both_variables(host):
+    [error] = v.validate_inputs({"vllm_service_host": host, "vllm_service_api_key": ""})
+    assert error.startswith("vllm_service_host is %r, which exposes the server" % host)
+    assert "vllm_service_api_key is empty" in error
+    # what to do: each way out
+    assert "Set vllm_service_api_key" in error and "bind to 127.0.0.1" in error
+    assert "vllm_service_allow_unauthenticated: true" in error
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.8.9.10", "::1", "localhost", "LOCALHOST",
+                                  "localhost.", "::ffff:127.0.0.1"])
+def test_loopback_serves_without_a_key(host):
+    assert v.validate_inputs({"vllm_service_host": host, "vllm_service_api_key": ""}) == []
+
+
+def test_an_exposed_server_with_a_key_passes_and_the_key_is_never_shown():
+    assert v.validate_inputs({"vllm_service_host": "0.0.0.0", "vllm_service_api_key": "sk-1"}) == []
+    errors = v.validate_inputs({"vllm_service_host": "0.0.0.0", "vllm_service_api_key": "sk-9\n"})
+    assert len(errors) == 1 and "sk-9" not in errors[0] and errors[0].startswith("vllm_service_api_key")
+
+
+@pytest.mark.parametrize("allow, refused", [(True, False), ("true", False), ("yes", False),
+                                            (False, True), ("false", True), ("no", True)])
+def test_allow_unauthenticated_lets_it_serve_without_a_key(allow, refused):
+    errors = v.validate_inputs({"vllm_service_host": "0.0.0.0", "vllm_service_api_key": "",
+                                "vllm_service_allow_unauthenticated": allow})
+    assert bool(errors) is refused
+    assert all("exposes the server" in e for e in errors)
+
+
+def test_allow_unauthenticated_must_be_a_boolean():
+    [error] = v.validate_inputs({"vllm_service_allow_unauthenticated": "maybe"})
+    assert error == "vllm_service_allow_unauthenticated is 'maybe'; accepted: true or false"
+
+
+def test_an_invalid_bind_address_gets_its_own_error_only():
+    [error] = v.validate_inputs({"vllm_service_host": "0.0.0.0;id", "vllm_service_api_key": ""})
+    assert error.startswith("vllm_service_host is '0.0.0.0;id'; accepted:")
+
+
+def test_check_exposure_directly():
+    assert v.check_exposure("0.0.0.0", "") != []
+    assert v.check_exposure("0.0.0.0", None, False) != []
+    assert v.check_exposure("0.0.0.0", "k") == []
+    assert v.check_exposure("127.0.0.1", "") == []
+    assert v.check_exposure("0.0.0.0", "", True) == []
