@@ -42,3 +42,20 @@ def pypi_reachable():
         return True
     except OSError:
         return False
+
+
+def make_tls_cert(directory, san="IP:127.0.0.1,DNS:localhost", name="server"):
+    """A self-signed certificate and its key made with openssl (PEM files ``name``.pem and
+    ``name``-key.pem in ``directory``); returns (cert_path, key_path, cert_text, key_text)."""
+    import subprocess
+    cert = os.path.join(str(directory), name + ".pem")
+    key = os.path.join(str(directory), name + "-key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=vllm-test",
+                    "-addext", "subjectAltName=" + san, "-keyout", key, "-out", cert],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    with open(cert) as handle:
+        cert_text = handle.read()
+    with open(key) as handle:
+        key_text = handle.read()
+    return cert, key, cert_text, key_text
