@@ -59,3 +59,29 @@ def make_tls_cert(directory, san="IP:127.0.0.1,DNS:localhost", name="server"):
     with open(key) as handle:
         key_text = handle.read()
     return cert, key, cert_text, key_text
+
+
+# systemd-analyze security: the unit's exposure; the role's units stay at or below this ("OK")
+MAX_EXPOSURE = 3.5
+SYSTEMD_ANALYZE = __import__("shutil").which("systemd-analyze")
+
+
+def _needs_systemd_analyze():
+    import pytest
+    return pytest.mark.skipif(SYSTEMD_ANALYZE is None,
+                              reason="systemd-analyze is not installed (apt-get install systemd)")
+
+
+needs_systemd_analyze = _needs_systemd_analyze()
+
+
+def unit_exposure(unit):
+    """(score, report) of ``systemd-analyze security --offline=true`` for a vllm.service file."""
+    import re
+    import subprocess
+    proc = subprocess.run([SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(unit)],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120,
+                          universal_newlines=True)
+    match = re.search(r"Overall exposure level for vllm\.service: (\d+(?:\.\d+)?) (\w+)", proc.stdout)
+    assert match, proc.stdout[-3000:]
+    return float(match.group(1)), proc.stdout
