@@ -55,7 +55,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 ready: {description: Whether every step passed., returned: always, type: bool}
-stage: {description: The step reached (connect, process, health, models, completion, ready)., returned: always, type: str}
+stage: {description: The step reached (connect, process, tls, health, models, completion, ready)., returned: always, type: str}
 detail: {description: What happened at that step., returned: always, type: str}
 elapsed_s: {description: Seconds waited., returned: always, type: float}
 steps: {description: Passed steps with their times., returned: always, type: list}
