@@ -219,3 +219,10 @@ def test_render_refuses_what_the_preflight_refuses_and_writes_nothing(tmp_path):
     assert "REFUSED: vllm_service_tls_cert is set and vllm_service_tls_key is empty" in out.stdout
     assert "vllm_service_tls_key" in out.stdout and "ssl_keyfile" in out.stdout
     assert not dest.exists()
+
+
+def test_help_says_what_render_stands_in_for():
+    out = run("--help")
+    assert out.returncode == 0
+    assert "--render DIR writes the files the vllm_service role would write" in out.stdout
+    assert "the release's paths from the defaults (vllm_python_root/current)" in out.stdout
