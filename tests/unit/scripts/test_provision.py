@@ -104,17 +104,18 @@ def test_replayed_run_with_one_failed_host(monkeypatch, tmp_path, capsys):
     report_path = tmp_path / "report.json"
     code = P.main(["-l", "vllm_hosts", "-e", "x=1", "--report", str(report_path)])
     out = capsys.readouterr().out.splitlines()
-    assert code == 1
+    # h2 failed before any task on it reported a change: refused, and nothing changed elsewhere
+    assert code == 3
     assert out[0] == "provision: %s on 3 hosts: h1, h2, h3" % P.shown(os.path.join(ROOT, "site.yml"))
     progress = [line for line in out if line.startswith("[")]
     assert len(progress) == 9
     assert any(line.startswith("[2/3] h2  failed      Maybe fail (") and line.endswith("failing h2")
                for line in progress)
-    assert "h2    failed  -        -        -     -      Maybe fail: failing h2" in out
-    assert out[-3] == "NOT OK: 3 targeted: 2 ready, 0 rolled back, 1 not ready"
+    assert "h2    refused  -        -        -     -      nothing changed; Maybe fail: failing h2" in out
+    assert out[-3] == "NOT OK: 3 targeted: 2 ready, 0 rolled back, 1 not ready (1 refused before any change)"
     report = json.loads(report_path.read_text())
     assert report["run"]["rc"] == 2 and report["run"]["limit"] == "vllm_hosts"
-    assert [row["status"] for row in report["hosts"]] == ["ready", "failed", "ready"]
+    assert [row["status"] for row in report["hosts"]] == ["ready", "refused", "ready"]
     # what went to ansible-runner
     assert calls["project_dir"] == ROOT and calls["playbook"] == os.path.join(ROOT, "site.yml")
     assert calls["cmdline"] == "-l vllm_hosts -e x=1 -e vllm_report_path="
