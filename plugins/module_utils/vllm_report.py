@@ -178,6 +178,31 @@ def serving_text(serving):
     return "release %s%s did not answer before this run either" % (release, where)
 
 
+def serving_state(current=None, options=None):
+    """What serves on a host before a run changes it, from a ``stat`` of ``<vllm_python_root>/current``
+    (``current``: the registered stat result, or the link's target) and the options file the
+    server runs with (``options``: its YAML as a dict): ``{release, url, health_url}``. ``release``
+    None: nothing installed yet; ``url`` None: no options file to say where it listens.
+    ``health_url`` probes a wildcard bind address on loopback."""
+    if isinstance(current, dict):
+        stat = current.get("stat") if isinstance(current.get("stat"), dict) else current
+        target = stat.get("lnk_target") if stat.get("islnk") else None
+    else:
+        target = current
+    release = _text(target).rstrip("/").rsplit("/", 1)[-1] or None
+    options = options if isinstance(options, dict) else {}
+    url = health = None
+    if release and options.get("port") not in (None, ""):
+        host = _text(options.get("host") or "127.0.0.1")
+        probe = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+
+        def bracket(name):
+            return ("[%s]" % name) if ":" in name else name
+        url = "http://%s:%s/v1" % (bracket(host), options["port"])
+        health = "http://%s:%s/health" % (bracket(probe), options["port"])
+    return {"release": release, "url": url, "health_url": health}
+
+
 def _why(status, result, failure, serving=None):
     """What explains a host that is not plainly ready: diagnosis, failed task, or the status."""
     if status in (READY, CHECKED):

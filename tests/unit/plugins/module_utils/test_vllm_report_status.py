@@ -170,3 +170,23 @@ def test_timings_slowest_first_with_host_totals():
         "    30.0s  ws-1  ok       vllm_service : Wait until vLLM is ready",
         "total task time: ws-1 114.2s, ws-22 1.2s"]
     assert R.render_timings([]) == ["no task timings recorded"]
+
+
+@pytest.mark.parametrize("current,options,expected", [
+    ({"stat": {"exists": False}}, {}, {"release": None, "url": None, "health_url": None}),
+    ({"stat": {"exists": True, "islnk": True, "lnk_target": "/opt/vllm/releases/rel-1/"}},
+     {"host": "127.0.0.1", "port": 8000},
+     {"release": "rel-1", "url": "http://127.0.0.1:8000/v1", "health_url": "http://127.0.0.1:8000/health"}),
+    # a wildcard bind is probed on loopback; the URL says what the server was told
+    ({"stat": {"exists": True, "islnk": True, "lnk_target": "releases/rel-2"}}, {"host": "0.0.0.0", "port": 9000},
+     {"release": "rel-2", "url": "http://0.0.0.0:9000/v1", "health_url": "http://127.0.0.1:9000/health"}),
+    ("/opt/vllm/releases/rel-3", {"host": "::", "port": 8000},
+     {"release": "rel-3", "url": "http://[::]:8000/v1", "health_url": "http://[::1]:8000/health"}),
+    # a folder, not the link a release switch makes; an options file without a port
+    ({"stat": {"exists": True, "isdir": True, "islnk": False}}, {"port": 8000},
+     {"release": None, "url": None, "health_url": None}),
+    ("/opt/vllm/releases/rel-4", {"host": "127.0.0.1"}, {"release": "rel-4", "url": None, "health_url": None}),
+    (None, None, {"release": None, "url": None, "health_url": None}),
+])
+def test_serving_state(current, options, expected):
+    assert R.serving_state(current, options) == expected
