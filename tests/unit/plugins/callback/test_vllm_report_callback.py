@@ -151,3 +151,19 @@ def test_the_stdout_callback_keeps_errors_that_say_more(tmp_path):
     assert proc.returncode == 2
     assert "[ERROR]: Task failed" in proc.stdout + proc.stderr and "no_such_var" in proc.stdout + proc.stderr
 
+
+def test_timings_on_request_and_the_report_after_them(tmp_path):
+    proc = ansible_playbook(tmp_path, {"a": "ready", "b": "ready"}, "-e", "vllm_report_path=",
+                            env={"VLLM_REPORT_TIMINGS": "1", "VLLM_REPORT_TIMINGS_COUNT": "3"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = proc.stdout[proc.stdout.index("VLLM TASK TIMINGS"):]
+    lines = text.splitlines()
+    assert lines[1].startswith("slowest 3 of 12 task runs:")
+    durations = [float(line.split("s  ")[0]) for line in lines[2:5]]
+    assert durations == sorted(durations, reverse=True)
+    assert all(" vllm_fake : " in line or " vllm_summary : " in line for line in lines[2:5])
+    assert lines[5].startswith("total task time: a ") and ", b " in lines[5]
+    assert text.index("VLLM FLEET REPORT") > 0 and "OK: 2 targeted: 2 ready" in text
+    # off by default
+    proc = ansible_playbook(tmp_path, {"a": "ready"}, "-e", "vllm_report_path=")
+    assert "VLLM TASK TIMINGS" not in proc.stdout
