@@ -293,3 +293,19 @@ def test_end_to_end_a_failure_stops_its_batch_mates_where_they_stand(tmp_path):
     assert statuses(report) == {"a": "ready", "b": "ready", "c": "not ready"}
     assert "== a ==" in proc.stdout and "== b ==" not in proc.stdout
     assert not any(line.startswith("[6/6] b ") for line in proc.stdout.splitlines())
+
+
+def test_timings_on_request_before_the_report(monkeypatch, tmp_path, capsys):
+    replay(monkeypatch, tmp_path, events("partial_failure.json"), rc=2)
+    code = P.main(["--report", "", "--timings", "2"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 3
+    start = out.index("slowest 2 of 9 task runs:")
+    durations = [float(line.split("s  ")[0]) for line in out[start + 1:start + 3]]
+    assert durations == sorted(durations, reverse=True) and len(durations) == 2
+    assert out[start + 3].startswith("total task time: h1 ")
+    assert out.index("HOST  STATUS   RELEASE  BACKEND  VLLM  TORCH  WHY") > start
+    # off by default
+    replay(monkeypatch, tmp_path / "again", events("partial_failure.json"), rc=2)
+    P.main(["--report", ""])
+    assert not any(line.startswith("slowest ") for line in capsys.readouterr().out.splitlines())
