@@ -368,8 +368,10 @@ def render_table(report, why_width=WHY_WIDTH):
             details.append("  nothing was changed on it%s" % (
                 (": " + serving_text(row["serving"])) if row.get("serving") else ""))
         elif row["status"] == FAILED and row.get("changed_before_failure") and (row.get("serving") or {}).get("release"):
-            details.append("  %d task(s) changed it before it failed; before this run it ran release %s%s" % (
-                row["changed_before_failure"], row["serving"]["release"],
+            details.append("  %d task(s) %s before it failed; before this run it ran release %s%s" % (
+                row["changed_before_failure"],
+                "would have changed it (check mode)" if report["check_mode"] else "changed it",
+                row["serving"]["release"],
                 (" at %s" % row["serving"]["url"]) if row["serving"]["url"] else ""))
         if row["status"] == ROLLED_BACK:
             details.append("  tried %s, back on %s: %s" % (

@@ -190,3 +190,11 @@ def test_timings_slowest_first_with_host_totals():
 ])
 def test_serving_state(current, options, expected):
     assert R.serving_state(current, options) == expected
+
+
+def test_in_check_mode_the_changes_before_a_failure_are_would_be_changes():
+    report = R.build_report(["box"], {}, {"box": failure(2)}, seen={"box"}, check_mode=True,
+                            serving={"box": SERVING})
+    assert report["hosts"][0]["status"] == R.FAILED
+    assert any(line.startswith("  2 task(s) would have changed it (check mode) before it failed")
+               for line in R.render_table(report))
