@@ -69,7 +69,8 @@ def check_port(name, value):
     except (TypeError, ValueError):
         return ["%s is %s; accepted: an integer from 1 to 65535" % (name, _fmt(value))]
     if not 1 <= port <= 65535:
-        return ["%s is %s; accepted: an integer from 1 to 65535" % (name, _fmt(value))]
+        # the number as read (an extra var arrives as the string '70000')
+        return ["%s is %d; accepted: an integer from 1 to 65535" % (name, port)]
     return []
 
 
@@ -110,8 +111,9 @@ def check_model_source(name, value, exists):
                 "Hub id (org/name, e.g. Qwen/Qwen3-0.6B) or the absolute path of a model folder on "
                 "the host" % (name, _fmt(value))]
     if exists is False:
-        return ["%s is %s, which does not exist on the host; accepted: 'builtin' or the absolute "
-                "path of an existing model folder (with config.json)" % (name, _fmt(value))]
+        return ["%s is %s, which does not exist on the host; accepted: 'builtin', a Hugging Face "
+                "Hub id (org/name, e.g. Qwen/Qwen3-0.6B) or the absolute path of an existing model "
+                "folder (with config.json)" % (name, _fmt(value))]
     if exists == "not_a_dir":
         return ["%s is %s, which is not a folder; accepted: a model folder holding config.json"
                 % (name, _fmt(value))]
@@ -385,7 +387,8 @@ def check_int_range(low, high, unit=""):
         elif isinstance(value, str) and value.strip().isdigit():
             number = int(value.strip())
         if number is None or not low <= number <= high:
-            return ["%s is %s; accepted: a whole number from %d to %d%s" % (name, _fmt(value), low, high, unit)]
+            shown = number if number is not None else _fmt(value)
+            return ["%s is %s; accepted: a whole number from %d to %d%s" % (name, shown, low, high, unit)]
         return []
     return check
 
