@@ -481,6 +481,12 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_service_host", check_host),
         ("vllm_service_ready_timeout", check_int_range(
             1, 86400, " seconds (the readiness gate's wait; a large model's first load takes minutes)")),
+        ("vllm_service_restart_sec", check_int_range(
+            1, 3600, " seconds (the wait before a server that ended is started again)")),
+        ("vllm_service_start_limit_burst", check_int_range(
+            1, 1000, " (starts within vllm_service_start_limit_interval before giving up)")),
+        ("vllm_service_start_limit_interval", check_int_range(
+            1, 86400, " seconds (the window vllm_service_start_limit_burst counts in)")),
         ("vllm_service_manager", lambda n, v: check_choice(n, v, ("auto", "systemd", "launcher"))),
         ("vllm_install_timeout", check_int_range(60, 86400, " seconds (each uv run of the install)")),
         ("vllm_service_user", lambda n, v: check_pattern(

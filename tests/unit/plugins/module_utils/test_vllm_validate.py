@@ -316,3 +316,17 @@ def test_a_missing_model_folder_lists_every_accepted_kind():
     [error] = v.check_model_source("vllm_model_source", "/models/gone", False)
     assert "does not exist on the host" in error
     assert "'builtin'" in error and "Hugging Face Hub id (org/name" in error and "absolute path" in error
+
+
+def test_the_restart_policy_is_range_checked():
+    errors = v.validate_inputs({"vllm_service_restart_sec": 0, "vllm_service_start_limit_burst": "many",
+                                "vllm_service_start_limit_interval": 86401})
+    assert errors == [
+        "vllm_service_restart_sec is 0; accepted: a whole number from 1 to 3600 seconds (the wait "
+        "before a server that ended is started again)",
+        "vllm_service_start_limit_burst is 'many'; accepted: a whole number from 1 to 1000 (starts "
+        "within vllm_service_start_limit_interval before giving up)",
+        "vllm_service_start_limit_interval is 86401; accepted: a whole number from 1 to 86400 seconds "
+        "(the window vllm_service_start_limit_burst counts in)"]
+    assert v.validate_inputs({"vllm_service_restart_sec": 10, "vllm_service_start_limit_burst": 5,
+                              "vllm_service_start_limit_interval": "600"}) == []
