@@ -25,7 +25,10 @@ description:
   - At the end of the run, also when Ansible stopped it early, prints a table of every targeted host
     (ready, rolled back, not ready with the doctor's diagnosis, failed with the task and its message,
     unreachable, not reached) and writes the same report as JSON.
-  - A host's release, versions and diagnosis come from its C(vllm_service_rollout) fact.
+  - A host's release, versions and diagnosis come from its C(vllm_service_rollout) fact. A host that
+    failed before any task on it reported a change is C(refused) (nothing was changed), with what
+    served before the run from its C(vllm_preflight_serving) fact.
+  - With C(timings), also prints the slowest task runs with their durations, before the report.
 requirements:
   - enabled in ansible.cfg (C(callbacks_enabled = vllm_report), C(callback_plugins = plugins/callback))
 options:
@@ -39,6 +42,26 @@ options:
     ini:
       - section: vllm_report
         key: path
+  timings:
+    description:
+      - Print the slowest task runs (host, task, duration) and each host's total task time before
+        the report, like C(ansible.posix.profile_tasks) but without that collection and keeping the report.
+    type: bool
+    default: false
+    env:
+      - name: VLLM_REPORT_TIMINGS
+    ini:
+      - section: vllm_report
+        key: timings
+  timings_count:
+    description: How many of the slowest task runs C(timings) prints.
+    type: int
+    default: 15
+    env:
+      - name: VLLM_REPORT_TIMINGS_COUNT
+    ini:
+      - section: vllm_report
+        key: timings_count
 """
 
 from ansible import context
@@ -143,12 +166,23 @@ class CallbackModule(CallbackBase):
         report = self._collector.report(
             self._hosts, check_mode=bool(args.get("check")),
             require_gate=vllm_report.gate_in_run(list(args.get("tags") or []), list(args.get("skip_tags") or [])))
+        if self._option("timings", False):
+            self._display.banner("VLLM TASK TIMINGS")
+            for line in vllm_report.render_timings(self._collector.timings, int(self._option("timings_count", 15))):
+                self._display.display(line)
         self._display.banner("VLLM FLEET REPORT")
         for line in vllm_report.render_table(report):
             self._display.display(line)
         path = self._extra_path if self._extra_path is not None else self._path_option()
         if path:
             self._write(path, report)
+
+    def _option(self, name, default):
+        try:
+            value = self.get_option(name)
+        except KeyError:
+            value = None
+        return default if value is None else value
 
     def _path_option(self):
         try:

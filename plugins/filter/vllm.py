@@ -31,6 +31,8 @@ description:
   - C(vllm_wheelhouse_jobs) groups hosts by lock file and wheel target (one C(pip download) each);
     C(vllm_pip_source_args) turns the install's package sources into pip options;
     C(vllm_wheelhouse_missing) lists the job's wheels a host's folder lacks.
+  - C(vllm_serving) says what serves before a run (release, URL, health URL) from a stat of the
+    C(current) link and the options file.
 """
 
 _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
@@ -42,6 +44,7 @@ import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_readiness  # noqa: E402  pylint: disable=wrong-import-position
+import vllm_report  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_unit  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_validate  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_wheelhouse  # noqa: E402  pylint: disable=wrong-import-position
@@ -275,4 +278,5 @@ class FilterModule(object):
             "vllm_wheelhouse_jobs": vllm_wheelhouse_jobs,
             "vllm_pip_source_args": vllm_wheelhouse.pip_source_args,
             "vllm_wheelhouse_missing": vllm_wheelhouse.missing,
+            "vllm_serving": vllm_report.serving_state,
         }

@@ -276,60 +276,314 @@ def write_pidfile(path, pid):
         os.close(fd)
 
 
+# The restart policy of the systemd unit (Restart=always, RestartSec=10, StartLimitBurst=5,
+# StartLimitIntervalSec=600), applied by the launcher's own supervisor. supervisord was measured
+# first (4.2.5, Debian's version): it restarts a program that ran longer than startsecs at
+# once and without end (a program failing after 12 s with startsecs=10: 7 starts in 90 s, 13 s
+# apart, still RUNNING), and backs off only within startsecs (1, 2, 3 s, then FATAL). vLLM's
+# failing starts take 20 s to minutes, so it would either loop for ever or, with startsecs above
+# the load time, count a healthy server's later crash as a failed start; and it adds a daemon
+# that itself needs starting where systemd is absent.
+RESTART_SEC = 10
+START_LIMIT_BURST = 5
+START_LIMIT_INTERVAL = 600
+GROUP_STOP_TIMEOUT = 10  # workers left behind by a server that died
+
+
+def _state_path(config):
+    return config.get("state_file") or os.path.join(os.path.dirname(config["pidfile"]),
+                                                    "launcher-state.json")
+
+
+def _supervisor_pidfile(config):
+    return config.get("supervisor_pidfile") or os.path.join(os.path.dirname(config["pidfile"]),
+                                                            "vllm-launcher.pid")
+
+
+def _start_time(pid, proc="/proc"):
+    """The process's start time in clock ticks (/proc/PID/stat field 22): with the pid, it names
+    one process even after the pid is reused."""
+    try:
+        with open(os.path.join(proc, str(pid), "stat")) as handle:
+            return handle.read().rsplit(")", 1)[1].split()[19]
+    except (IOError, OSError, IndexError):
+        return None
+
+
+def _write_atomic(path, text, mode=0o644):
+    """Write ``path`` through a temporary file and a rename: never through a link at ``path``."""
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags, mode)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+    os.rename(tmp, path)
+
+
+def read_state(config):
+    try:
+        with open(_state_path(config)) as handle:
+            return json.load(handle)
+    except (IOError, OSError, ValueError):
+        return {}
+
+
+def write_state(config, **state):
+    state["updated"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    _write_atomic(_state_path(config), json.dumps(state, sort_keys=True) + "\n")
+
+
+def supervisor_pid(config, proc="/proc"):
+    """The running supervisor's pid (its pidfile holds the pid and the start time)."""
+    try:
+        with open(_supervisor_pidfile(config)) as handle:
+            pid, started = handle.read().split()[:2]
+        pid = int(pid)
+    except (IOError, OSError, ValueError):
+        return None
+    if pid_running(pid, proc) and _start_time(pid, proc) == started:
+        return pid
+    return None
+
+
+def diagnose_log(config, max_bytes=4 << 20, text=None):
+    """The doctor's reading of the last attempt in the log (or in ``text``), as one line (None
+    without the doctor beside the launcher or without a log)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    if here not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        import vllm_doctor
+    except ImportError:
+        return None
+    if text is None:
+        try:
+            with open(config["log_file"], "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                handle.seek(max(0, handle.tell() - max_bytes))
+                text = handle.read().decode("utf-8", "replace")
+        except (IOError, OSError, TypeError):
+            return None
+    text = text[-max_bytes:]
+    try:
+        found = vllm_doctor.diagnose(last_attempt(text))
+    except Exception as err:  # the diagnosis must never stop the supervision
+        return "the doctor failed: %s" % err
+    line = "%s: %s" % (found.get("category"), found.get("evidence") or "no evidence in the log")
+    if found.get("fix"):
+        line += "; fix: %s" % found["fix"]
+    return " ".join(line.split())
+
+
+def _exit_text(status):
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = "signal %d" % sig
+        return "killed by %s" % name
+    return "exited with status %d" % os.WEXITSTATUS(status)
+
+
+def _spawn(config, env, log_fd):
+    """Fork the server: own session, log as stdout and stderr, confined, exec'd as the user."""
+    server = os.fork()
+    if server == 0:
+        try:
+            os.setsid()  # own session and process group: stop reaches its workers too
+            null_fd = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(null_fd, 0)
+            os.dup2(log_fd, 1)
+            os.dup2(log_fd, 2)
+            close_fds()
+            os.write(2, (START_MARKER + " pid %d at %s\n" % (
+                os.getpid(), time.strftime("%Y-%m-%dT%H:%M:%S%z"))).encode())
+            os.chdir(config["workdir"])
+            for warning in confine(config):
+                os.write(2, warning.encode())
+            os.execve(config["argv"][0], config["argv"], env)
+        except BaseException as err:
+            try:
+                os.write(2, ("vllm-launcher: cannot start %s as %s: %s\n" % (
+                    config["argv"][0], config.get("user") or "root", err)).encode())
+            except OSError:
+                pass
+        os._exit(127)  # never back into the supervisor's code
+    return server
+
+
+def _group_alive(pgid):
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except OSError as err:
+        return err.errno == errno.EPERM
+
+
+def _stop_group(pgid, timeout, sleep=time.sleep):
+    """TERM to what is left of the server's process group, KILL after ``timeout``."""
+    _kill_group(pgid, signal.SIGTERM)
+    deadline = time.time() + timeout
+    while _group_alive(pgid) and time.time() < deadline:
+        sleep(0.1)
+    if _group_alive(pgid):
+        _kill_group(pgid, signal.SIGKILL)
+
+
+def _log_line(config, text):
+    try:
+        fd = open_log(config["log_file"], config.get("user"))
+    except UnsafeLogFile:
+        return
+    try:
+        os.write(fd, ("vllm-launcher: %s\n" % text).encode("utf-8", "replace"))
+    finally:
+        os.close(fd)
+
+
+def supervise(config, env, report_fd=None):
+    """Run the server and start it again when it ends, as the unit's restart policy does; stop
+    it on SIGTERM. Runs in the supervisor process (see start); returns its exit status."""
+    restart_sec = float(config.get("restart_sec", RESTART_SEC))
+    burst = int(config.get("start_limit_burst", START_LIMIT_BURST))
+    interval = float(config.get("start_limit_interval", START_LIMIT_INTERVAL))
+    stop_timeout = float(config["stop_timeout"])
+    stopping = []
+    current = []
+
+    def on_stop(signum, frame):
+        if not stopping:
+            stopping.append(signum)
+            if current:
+                _kill_group(current[0], signal.SIGTERM)
+                signal.alarm(int(stop_timeout) + 1)
+
+    def on_alarm(signum, frame):
+        if current:
+            _kill_group(current[0], signal.SIGKILL)
+
+    signal.signal(signal.SIGTERM, on_stop)
+    signal.signal(signal.SIGINT, on_stop)
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    starts = []
+    restarts = 0
+    last_exit = None
+    while not stopping:
+        now = time.time()
+        starts = [t for t in starts if now - t < interval]
+        if len(starts) >= burst:
+            text = ("start limit hit: %d starts within %d s; not starting again until "
+                    "`vllm-launcher start` (or the next run of the playbook)" % (burst, interval))
+            _log_line(config, text)
+            write_state(config, state="failed", reason=text, restarts=restarts, last_exit=last_exit)
+            return 1
+        try:
+            log_fd = open_log(config["log_file"], config.get("user"))
+        except UnsafeLogFile as err:
+            write_state(config, state="failed", reason="not started: %s" % err, restarts=restarts,
+                        last_exit=last_exit)
+            return 1
+        starts.append(time.time())
+        server = _spawn(config, env, log_fd)
+        os.close(log_fd)
+        current[:] = [server]
+        write_pidfile(config["pidfile"], server)
+        write_state(config, state="running", pid=server, restarts=restarts, last_exit=last_exit,
+                    started=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+        if report_fd is not None:
+            os.write(report_fd, ("%d" % server).encode())
+            os.close(report_fd)
+            report_fd = None
+        began = time.time()
+        while True:
+            try:
+                _, status = os.waitpid(server, 0)
+                break
+            except InterruptedError:
+                continue
+        signal.alarm(0)
+        _stop_group(server, GROUP_STOP_TIMEOUT if not stopping else 2)
+        current[:] = []
+        _remove(config["pidfile"])
+        if stopping:
+            break
+        ran = time.time() - began
+        diagnosis = diagnose_log(config)
+        last_exit = {"pid": server, "how": _exit_text(status), "after_s": round(ran, 1),
+                     "at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "diagnosis": diagnosis}
+        _log_line(config, "the server (pid %d) %s after %.0f s%s; starting it again in %g s "
+                  "(start %d of at most %d within %d s)" % (
+                      server, last_exit["how"], ran, "; doctor: %s" % diagnosis if diagnosis else "",
+                      restart_sec, len(starts) + 1, burst, interval))
+        restarts += 1
+        write_state(config, state="restarting", restarts=restarts, last_exit=last_exit)
+        deadline = time.time() + restart_sec
+        while not stopping and time.time() < deadline:
+            time.sleep(0.1)
+    write_state(config, state="stopped", restarts=restarts, last_exit=last_exit)
+    return 0
+
+
 def start(config, out=sys.stdout):
     pid = running_pid(config)
     if pid:
         out.write("vllm-launcher: already running, pid %d\n" % pid)
+        return 0
+    sup = supervisor_pid(config)
+    if sup:
+        out.write("vllm-launcher: already supervised by pid %d (the server is restarting: "
+                  "`vllm-launcher status`)\n" % sup)
         return 0
     env = build_env(config)
     piddir = os.path.dirname(config["pidfile"])
     if piddir and not os.path.isdir(piddir):
         os.makedirs(piddir, 0o755)
     try:
-        log_fd = open_log(config["log_file"], config.get("user"))
+        os.close(open_log(config["log_file"], config.get("user")))
     except UnsafeLogFile as err:
         out.write("vllm-launcher: not started: %s\n" % err)
         return 1
     read_fd, write_fd = os.pipe()
     child = os.fork()
-    if child == 0:  # first child: fork the server, report its pid, exit (init adopts it)
+    if child == 0:  # first child: fork the supervisor, exit (init adopts the supervisor)
+        code = 0
         try:
             os.close(read_fd)
-            server = os.fork()
-            if server == 0:
-                os.close(write_fd)
-                os.setsid()  # own session and process group: stop reaches its workers too
-                null_fd = os.open(os.devnull, os.O_RDONLY)
-                os.dup2(null_fd, 0)
-                os.dup2(log_fd, 1)
-                os.dup2(log_fd, 2)
-                close_fds()
-                os.write(2, (START_MARKER + " pid %d at %s\n" % (
-                    os.getpid(), time.strftime("%Y-%m-%dT%H:%M:%S%z"))).encode())
-                os.chdir(config["workdir"])
+            if os.fork() == 0:
                 try:
-                    for warning in confine(config):
-                        os.write(2, warning.encode())
-                    os.execve(config["argv"][0], config["argv"], env)
-                except OSError as err:
-                    os.write(2, ("vllm-launcher: cannot start %s as %s: %s\n" % (
-                        config["argv"][0], config.get("user") or "root", err)).encode())
-                os._exit(127)  # never on to the first child's work (a pidfile holding 0)
-            write_pidfile(config["pidfile"], server)
-            os.write(write_fd, ("%d" % server).encode())
+                    os.setsid()
+                    null_fd = os.open(os.devnull, os.O_RDWR)
+                    for fd in (0, 1, 2):
+                        os.dup2(null_fd, fd)
+                    close_fds(keep=(0, 1, 2, write_fd))
+                    _write_atomic(_supervisor_pidfile(config), "%d %s\n" % (
+                        os.getpid(), _start_time(os.getpid())))
+                    code = supervise(config, env, report_fd=write_fd)
+                    _remove(_supervisor_pidfile(config))
+                except BaseException:
+                    code = 1
+                os._exit(code)
         finally:
             os._exit(0)
     os.close(write_fd)
-    os.close(log_fd)
     os.waitpid(child, 0)
     data = os.read(read_fd, 64)
     os.close(read_fd)
     server_pid = int(data) if data else None
     time.sleep(0.5)
     if not server_pid or not pid_running(server_pid):
-        out.write("vllm-launcher: the server exited at once; see %s\n" % config["log_file"])
+        out.write("vllm-launcher: the server exited at once; see %s (it is started again in "
+                  "%g s, at most %d times within %d s)\n" % (
+                      config["log_file"], float(config.get("restart_sec", RESTART_SEC)),
+                      int(config.get("start_limit_burst", START_LIMIT_BURST)),
+                      int(config.get("start_limit_interval", START_LIMIT_INTERVAL))))
         return 1
-    out.write("vllm-launcher: started, pid %d, log %s\n" % (server_pid, config["log_file"]))
+    out.write("vllm-launcher: started, pid %d, log %s (restarted when it ends)\n"
+              % (server_pid, config["log_file"]))
     return 0
 
 
@@ -345,7 +599,23 @@ def _kill_group(pid, sig):
 
 
 def stop(config, out=sys.stdout, sleep=time.sleep):
+    sup = supervisor_pid(config)
     pid = running_pid(config)
+    if sup:
+        os.kill(sup, signal.SIGTERM)
+        deadline = time.time() + float(config["stop_timeout"]) + 5
+        while pid_running(sup) and time.time() < deadline:
+            sleep(0.2)
+        if pid_running(sup):
+            os.kill(sup, signal.SIGKILL)
+            _remove(_supervisor_pidfile(config))
+        if pid and pid_running(pid):  # the supervisor gave up on it: the old way below
+            sup = None
+        else:
+            out.write("vllm-launcher: stopped%s\n" % (" pid %d" % pid if pid else
+                                                      " (the server was restarting)"))
+            _remove(config["pidfile"])
+            return 0
     if not pid:
         out.write("vllm-launcher: not running\n")
         _remove(config["pidfile"])
@@ -364,11 +634,34 @@ def stop(config, out=sys.stdout, sleep=time.sleep):
     return 0
 
 
+def _last_exit_text(last):
+    if not last:
+        return ""
+    text = "; last exit: pid %s %s after %s s at %s" % (last.get("pid"), last.get("how"),
+                                                        last.get("after_s"), last.get("at"))
+    if last.get("diagnosis"):
+        text += "; doctor: %s" % last["diagnosis"]
+    return text
+
+
 def status(config, out=sys.stdout):
     pid = running_pid(config)
+    sup = supervisor_pid(config)
+    state = read_state(config)
     if pid:
-        out.write("vllm-launcher: running, pid %d\n" % pid)
+        out.write("vllm-launcher: running, pid %d%s%s\n" % (
+            pid, ", supervised by pid %d" % sup if sup else ", not supervised",
+            "; restarted %d times%s" % (state["restarts"], _last_exit_text(state.get("last_exit")))
+            if state.get("restarts") else ""))
         return 0
+    if sup:
+        out.write("vllm-launcher: restarting (supervised by pid %d; restarted %d times%s)\n" % (
+            sup, state.get("restarts", 0), _last_exit_text(state.get("last_exit"))))
+        return EXIT_NOT_RUNNING
+    if state.get("state") == "failed":
+        out.write("vllm-launcher: failed: %s%s\n" % (state.get("reason"),
+                                                    _last_exit_text(state.get("last_exit"))))
+        return EXIT_NOT_RUNNING
     out.write("vllm-launcher: not running\n")
     return EXIT_NOT_RUNNING
 
@@ -380,13 +673,47 @@ def _remove(path):
         pass
 
 
+def diagnose_unit(unit, env=None, out=sys.stdout, run=None):
+    """systemd's ExecStopPost= (run as root, '+'): after a server that did not end by a clean
+    stop, print the doctor's reading of this invocation's journal, so that `systemctl status`
+    and the journal name the cause next to the exit. Always returns 0 (never fails the unit)."""
+    env = os.environ if env is None else env
+    result, code, status_ = (env.get("SERVICE_RESULT", ""), env.get("EXIT_CODE", ""),
+                             env.get("EXIT_STATUS", ""))
+    if result == "success":
+        return 0
+    if run is None:
+        import subprocess
+
+        def run(argv):
+            try:
+                return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                      timeout=30).stdout.decode("utf-8", "replace")
+            except (OSError, subprocess.SubprocessError):
+                return ""
+    # this start's lines only (the invocation id is the start's), else the unit's latest
+    argv = ["journalctl", "--no-pager", "-o", "cat"] + (
+        ["_SYSTEMD_INVOCATION_ID=%s" % env["INVOCATION_ID"]] if env.get("INVOCATION_ID")
+        else ["-u", unit, "-n", "5000"])
+    text = run(argv)
+    how = ("killed by SIG%s" % status_ if code in ("killed", "dumped") else
+           "exited with status %s" % status_ if code == "exited" else (code or "ended"))
+    diagnosis = diagnose_log({"log_file": None}, text=text) if text else None
+    out.write("vllm: the server %s (%s)%s\n" % (how, result or "unknown result",
+                                                 "; doctor: %s" % diagnosis if diagnosis else ""))
+    return 0
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 2 and argv[0] == "diagnose-unit":
+        return diagnose_unit(argv[1])
     config_path = os.environ.get("VLLM_LAUNCHER_CONFIG", DEFAULT_CONFIG)
     if len(argv) >= 2 and argv[0] == "--config":
         config_path, argv = argv[1], argv[2:]
     if len(argv) != 1 or argv[0] not in ("start", "stop", "status", "restart"):
-        sys.stderr.write("usage: vllm-launcher [--config FILE] {start|stop|status|restart}\n")
+        sys.stderr.write("usage: vllm-launcher [--config FILE] {start|stop|status|restart}\n"
+                         "       vllm_launcher.py diagnose-unit UNIT  (systemd's ExecStopPost)\n")
         return 2
     config = load_config(config_path)
     action = argv[0]

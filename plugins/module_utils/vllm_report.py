@@ -14,9 +14,14 @@ Inputs
 
   ``diagnosis`` is None or the doctor's result (``category``, ``evidence`` as text or a list,
   ``fix``, optionally ``summary`` and ``confidence``).
-- ``failures``: ``{host: {"task", "message", "unreachable"}}``, the last failure of each host
-  that failed (from the runner's events), or None when nobody recorded them (a play that only
-  sees hostvars cannot know why a host has no result).
+- ``failures``: ``{host: {"task", "message", "unreachable", "lines", "changed"}}``, the last
+  failure of each host that failed (from the runner's events), or None when nobody recorded them
+  (a play that only sees hostvars cannot know why a host has no result). ``lines``: the message
+  one line per entry (a list of errors stays a list); ``changed``: how many of the host's tasks
+  reported a change before this failure (None: unknown).
+- ``serving``: ``{host: vllm_preflight_serving}``, what served on the host before this run
+  changed anything (``release``: the release ``current`` pointed at, None when nothing is
+  installed; ``url``; ``answers``: whether its /health answered then), recorded by the preflight.
 - ``seen``: hosts that ran at least one task; a targeted host never seen was not reached (the
   run stopped before its batch). None: unknown.
 
@@ -26,7 +31,12 @@ A host's status
 ``rolled back``  the new release failed its gate and the previous one serves again (whatever
                  ``ready`` says: the fact may call the host not ready on the release it tried)
 ``not ready``    a result that is not ready (the doctor's diagnosis says why)
-``failed``       failed before it had a result (preflight, install...) or failed after it
+``failed``       failed after some task on it reported a change (install, model, service...)
+                 and before it had a result, or failed after its result
+``refused``      failed before any task on it reported a change: the preflight refusing bad
+                 input, the options checked against the installed vLLM, or any failure that
+                 came first; whatever served before serves on (``serving`` says which release
+                 and whether it answered). Needs ``changed`` in the failure; without it: failed
 ``unreachable``  Ansible could not reach it
 ``not reached``  targeted, but the run stopped before its batch (failure budget, every host of
                  a batch failed)
@@ -36,8 +46,11 @@ A host's status
                  service role (with max_fail_percentage, another host's failure stops the whole
                  batch where it stands), or its tags left the role out
 
-Exit status: 0 when every targeted host is ``ready`` (in check mode or when tags leave the gate
-out: when none failed), else 1. See :func:`exit_status`.
+Exit status (:func:`exit_status`): 0 when every targeted host is ``ready`` (in check mode or
+when tags leave the gate out: when none failed); 3 when the hosts that are not are all
+``refused`` or ``not reached`` (nothing changed anywhere); 4 when some are ``unreachable`` and
+none changed anything and failed; 1 otherwise (a host failed after a change, is not ready, was
+rolled back, has no result). ``scripts/provision`` uses 2 for a run that could not start.
 """
 from __future__ import absolute_import, division, print_function
 
@@ -49,13 +62,25 @@ READY = "ready"
 ROLLED_BACK = "rolled back"
 NOT_READY = "not ready"
 FAILED = "failed"
+REFUSED = "refused"
 UNREACHABLE = "unreachable"
 NOT_REACHED = "not reached"
 CHECKED = "checked"
 NO_RESULT = "no result"
-STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT)
+STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, REFUSED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT)
+# how the details and the counts name a status where its table word is short
+STATUS_TEXT = {REFUSED: "refused before any change"}
+# statuses that "not ready" alone would misstate: the summary line names them
+SUMMARY_STATUSES = (REFUSED, UNREACHABLE, NOT_REACHED)
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_CANNOT_START = 2
+EXIT_REFUSED = 3
+EXIT_UNREACHABLE = 4
 
 RESULT_FACT = "vllm_service_rollout"
+SERVING_FACT = "vllm_preflight_serving"
 RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "previous_ready",
                  "backend", "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis",
                  "stage", "detail")
@@ -63,6 +88,7 @@ TABLE_COLUMNS = (("HOST", "host"), ("STATUS", "status"), ("RELEASE", "release"),
                  ("VLLM", "vllm_version"), ("TORCH", "torch_version"), ("WHY", "why"))
 WHY_WIDTH = 60
 MESSAGE_LIMIT = 600
+MESSAGE_LINES = 20
 
 _ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -108,7 +134,10 @@ def diagnosis_text(diagnosis):
 # Rows and the report document
 # --------------------------------------------------------------------------------------------
 
-def _status(host, result, failure, seen, check_mode, require_gate):
+def host_status(host, result=None, failure=None, seen=None, check_mode=False, require_gate=True):
+    """A host's status (see the module's docstring) from what the run recorded of it: its rollout
+    ``result``, its last standing ``failure`` (with ``changed``, the changes before it), the hosts
+    ``seen`` running a task, whether this was a check run and whether the gate was in it."""
     if result is not None:
         ready = _truthy(result.get("ready"))
         if _truthy(result.get("rolled_back")):
@@ -121,7 +150,10 @@ def _status(host, result, failure, seen, check_mode, require_gate):
             return FAILED if failure else CHECKED
         return NOT_READY
     if failure:
-        return UNREACHABLE if failure.get("unreachable") else FAILED
+        if failure.get("unreachable"):
+            return UNREACHABLE
+        # no task reported a change on this host before it failed: nothing was changed
+        return REFUSED if failure.get("changed") == 0 else FAILED
     if seen is None:
         return NO_RESULT
     if host not in seen:
@@ -129,7 +161,49 @@ def _status(host, result, failure, seen, check_mode, require_gate):
     return CHECKED if (check_mode or not require_gate) else NO_RESULT
 
 
-def _why(status, result, failure):
+def serving_text(serving):
+    """What served before the run, as a phrase: ``still serving rel-1 at URL``, ``nothing installed
+    yet``...; "" when the preflight did not record it."""
+    if not isinstance(serving, dict):
+        return ""
+    release = serving.get("release")
+    if not release:
+        return "nothing installed yet"
+    where = (" at %s" % serving["url"]) if serving.get("url") else ""
+    answers = serving.get("answers")
+    if answers is None:
+        return "still on release %s%s" % (release, where)
+    if _truthy(answers):
+        return "still serving release %s%s" % (release, where)
+    return "release %s%s did not answer before this run either" % (release, where)
+
+
+def serving_state(current=None, options=None):
+    """What serves on a host before a run changes it, from a ``stat`` of ``<vllm_python_root>/current``
+    (``current``: the registered stat result, or the link's target) and the options file the
+    server runs with (``options``: its YAML as a dict): ``{release, url, health_url}``. ``release``
+    None: nothing installed yet; ``url`` None: no options file to say where it listens.
+    ``health_url`` probes a wildcard bind address on loopback."""
+    if isinstance(current, dict):
+        stat = current.get("stat") if isinstance(current.get("stat"), dict) else current
+        target = stat.get("lnk_target") if stat.get("islnk") else None
+    else:
+        target = current
+    release = _text(target).rstrip("/").rsplit("/", 1)[-1] or None
+    options = options if isinstance(options, dict) else {}
+    url = health = None
+    if release and options.get("port") not in (None, ""):
+        host = _text(options.get("host") or "127.0.0.1")
+        probe = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+
+        def bracket(name):
+            return ("[%s]" % name) if ":" in name else name
+        url = "http://%s:%s/v1" % (bracket(host), options["port"])
+        health = "http://%s:%s/health" % (bracket(probe), options["port"])
+    return {"release": release, "url": url, "health_url": health}
+
+
+def _why(status, result, failure, serving=None):
     """What explains a host that is not plainly ready: diagnosis, failed task, or the status."""
     if status in (READY, CHECKED):
         return ""
@@ -139,6 +213,8 @@ def _why(status, result, failure):
             result.get("attempted_release") or "the new release",
             result.get("release") or result.get("previous_release") or "the previous release",
             ", which does NOT answer either" if result.get("previous_ready") is False else ""))
+    if status == REFUSED:
+        parts.append(("nothing changed, " + serving_text(serving)) if serving_text(serving) else "nothing changed")
     diagnosis = (result or {}).get("diagnosis")
     if diagnosis_text(diagnosis):
         parts.append(diagnosis_text(diagnosis))
@@ -156,11 +232,12 @@ def _why(status, result, failure):
     return "; ".join(parts)
 
 
-def build_row(host, result=None, failure=None, seen=None, check_mode=False, require_gate=True):
+def build_row(host, result=None, failure=None, seen=None, check_mode=False, require_gate=True, serving=None):
     """One host's row of the report."""
     result = dict(result) if isinstance(result, dict) else None
     failure = dict(failure) if isinstance(failure, dict) else None
-    status = _status(host, result, failure, seen, check_mode, require_gate)
+    serving = dict(serving) if isinstance(serving, dict) else None
+    status = host_status(host, result, failure, seen, check_mode, require_gate)
     row = {"host": host, "status": status}
     for field in RESULT_FIELDS:
         row[field] = (result or {}).get(field)
@@ -168,11 +245,21 @@ def build_row(host, result=None, failure=None, seen=None, check_mode=False, requ
     row["rolled_back"] = _truthy(row["rolled_back"]) if result is not None else False
     row["failed_task"] = (failure or {}).get("task")
     row["message"] = _one_line(failure.get("message")) if failure else None
-    row["why"] = _why(status, result, failure)
+    lines = (failure or {}).get("lines")
+    row["message_lines"] = ([_one_line(line, 300) for line in lines][:MESSAGE_LINES]
+                            if isinstance(lines, (list, tuple)) and lines else None)
+    row["changed_before_failure"] = (failure or {}).get("changed")
+    row["serving"] = ({"release": serving.get("release") or None, "url": serving.get("url") or None,
+                       "answers": None if serving.get("answers") is None else _truthy(serving["answers"])}
+                      if serving is not None else None)
+    if status == REFUSED and not row["release"] and row["serving"]:
+        # the release that still serves (the run changed nothing)
+        row["release"] = row["serving"]["release"]
+    row["why"] = _why(status, result, failure, serving)
     return row
 
 
-def build_report(hosts, results, failures=None, seen=None, check_mode=False, require_gate=True):
+def build_report(hosts, results, failures=None, seen=None, check_mode=False, require_gate=True, serving=None):
     """The report document: ``{"check_mode", "require_gate", "hosts": [rows], "counts", "ok"}``.
 
     ``hosts``: the targeted hosts (hosts with a result or a failure are added to them); rows are
@@ -180,10 +267,12 @@ def build_report(hosts, results, failures=None, seen=None, check_mode=False, req
     means "went through without failing" as in check mode.
     """
     results = dict(results or {})
+    serving = dict(serving or {})
     failures_known = failures is not None
     failures = dict(failures or {})
     order = sorted(set(hosts or []) | set(results) | set(failures))
-    rows = [build_row(h, results.get(h), failures.get(h), seen, check_mode, require_gate) for h in order]
+    rows = [build_row(h, results.get(h), failures.get(h), seen, check_mode, require_gate, serving.get(h))
+            for h in order]
     by_status = dict((s, 0) for s in STATUSES)
     for row in rows:
         by_status[row["status"]] += 1
@@ -219,15 +308,28 @@ def gate_in_run(tags=None, skip_tags=None, gate_tags=("service",)):
 
 
 def exit_status(report, run_rc=0):
-    """0 when every targeted host is fine (see build_report's ``ok``) and the run itself
-    succeeded; 1 otherwise (a host not ready, rolled back, failed, not reached, or none at all)."""
-    return 0 if report.get("ok") and not run_rc else 1
+    """The run's exit status from its report: 0 every targeted host fine (see build_report's
+    ``ok``) and the run itself succeeded; 3 the hosts that are not fine were all refused before any
+    change or not reached (nothing changed anywhere: fix the input and run again); 4 some are
+    unreachable and the others refused or not reached; 1 otherwise (a host failed after a
+    change, is not ready, rolled back, has no result; or no host at all)."""
+    rows = report.get("hosts") or []
+    if report.get("ok") and not run_rc:
+        return EXIT_OK
+    bad = set(row["status"] for row in rows if row["status"] != READY)
+    if not rows or not bad or bad - {REFUSED, UNREACHABLE, NOT_REACHED} or bad == {NOT_REACHED}:
+        return EXIT_FAILED
+    return EXIT_UNREACHABLE if UNREACHABLE in bad else EXIT_REFUSED
 
 
 def summary_line(report):
     counts = report["counts"]
     words = "%d targeted: %d ready, %d rolled back, %d not ready" % (
         counts["targeted"], counts["ready"], counts["rolled_back"], counts["not_ready"])
+    named = ["%d %s" % (counts["by_status"][s], STATUS_TEXT.get(s, s))
+             for s in SUMMARY_STATUSES if counts["by_status"].get(s)]
+    if named:
+        words += " (%s)" % ", ".join(named)
     if counts["checked"]:
         words += ", %d checked" % counts["checked"]
     if report["check_mode"]:
@@ -261,7 +363,16 @@ def render_table(report, why_width=WHY_WIDTH):
     for row in rows:
         if row["status"] in (READY, CHECKED):
             continue
-        details.append("%s (%s):" % (row["host"], row["status"]))
+        details.append("%s (%s):" % (row["host"], STATUS_TEXT.get(row["status"], row["status"])))
+        if row["status"] == REFUSED:
+            details.append("  nothing was changed on it%s" % (
+                (": " + serving_text(row["serving"])) if row.get("serving") else ""))
+        elif row["status"] == FAILED and row.get("changed_before_failure") and (row.get("serving") or {}).get("release"):
+            details.append("  %d task(s) %s before it failed; before this run it ran release %s%s" % (
+                row["changed_before_failure"],
+                "would have changed it (check mode)" if report["check_mode"] else "changed it",
+                row["serving"]["release"],
+                (" at %s" % row["serving"]["url"]) if row["serving"]["url"] else ""))
         if row["status"] == ROLLED_BACK:
             details.append("  tried %s, back on %s: %s" % (
                 row.get("attempted_release") or "?", row.get("release") or row.get("previous_release") or "?",
@@ -278,7 +389,12 @@ def render_table(report, why_width=WHY_WIDTH):
                 details.append("  fix: %s" % _one_line(diagnosis["fix"]))
         if row.get("failed_task"):
             details.append("  failed task: %s" % row["failed_task"])
-            if row.get("message"):
+            message_lines = row.get("message_lines") or []
+            if len(message_lines) > 1:
+                # a list of errors: one per line, as the task wrote them
+                details.append("  message: %s" % message_lines[0])
+                details.extend("    %s" % line for line in message_lines[1:])
+            elif row.get("message"):
                 details.append("  message: %s" % row["message"])
         if len(details) and details[-1].endswith("):"):
             details.append("  %s" % (row["why"] or "no detail"))
@@ -364,14 +480,40 @@ FINISHED = {
 }
 
 
+def _msg_lines(msg):
+    """A task's ``msg`` as lines: a list's entries, a string's lines (blank ones out)."""
+    items = msg if isinstance(msg, (list, tuple)) else [msg]
+    lines = []
+    for item in items:
+        lines.extend(line.rstrip() for line in _text(item).splitlines() if line.strip())
+    return lines
+
+
+def _join_lines(lines):
+    """Lines made one: ``head: a; b`` (a list's ``- `` marks dropped)."""
+    out = ""
+    for line in lines:
+        line = line.strip()
+        line = line[2:] if line.startswith("- ") else line
+        out = line if not out else out + (" " if out.endswith(":") else "; ") + line
+    return out
+
+
+def failure_lines(res):
+    """What a failed result says, one line per entry: the lines of ``msg`` (a list of errors
+    stays one error a line); [] when it has no ``msg`` (see :func:`failure_message`)."""
+    if not isinstance(res, dict) or res.get("censored"):
+        return []
+    return [_ANSI_RE.sub("", line) for line in _msg_lines(res.get("msg"))]
+
+
 def failure_message(res):
     """What a failed result says: ``msg`` (with stderr or the module's stdout when it is all)."""
     if not isinstance(res, dict):
         return _one_line(res)
     if res.get("censored"):
         return _one_line(res["censored"])
-    msg = res.get("msg")
-    msg = (" ".join(_text(m) for m in msg) if isinstance(msg, (list, tuple)) else _text(msg)).strip()
+    msg = _join_lines(_msg_lines(res.get("msg")))
     extra = _text(res.get("stderr")).strip() or _text(res.get("module_stderr")).strip()
     if not msg and isinstance(res.get("results"), list):
         failed = [r for r in res["results"] if isinstance(r, dict) and r.get("failed")]
@@ -410,6 +552,9 @@ class EventCollector(object):
         self.failures = {}
         self.seen = set()
         self.summaries = {}
+        self.serving = {}
+        self.changed = {}
+        self.timings = []
         self.stats = None
 
     def feed(self, event):
@@ -436,6 +581,9 @@ class EventCollector(object):
         count = self.done[host] = self.done.get(host, 0) + 1
         total = self.totals[host] = max(self.totals.get(host, 0), count)
         duration = data.get("duration")
+        if isinstance(duration, (int, float)):
+            self.timings.append({"host": host, "task": _one_line(data.get("task"), 200), "role": data.get("role"),
+                                 "duration": float(duration), "status": word})
         line = "[%d/%d] %s  %-11s %s" % (count, total, host.ljust(self.host_width), word,
                                          _one_line(data.get("task"), 120))
         if isinstance(duration, (int, float)):
@@ -446,15 +594,21 @@ class EventCollector(object):
 
     def _record(self, host, data, res, word):
         self.seen.add(host)
+        if _truthy(res.get("changed")) and word != "skipped":
+            # a failed task that says it changed something counts too
+            self.changed[host] = self.changed.get(host, 0) + 1
         facts = res.get("ansible_facts")
         if isinstance(facts, dict) and isinstance(facts.get(RESULT_FACT), dict):
             self.results[host] = dict(facts[RESULT_FACT])
+        if isinstance(facts, dict) and isinstance(facts.get(SERVING_FACT), dict):
+            self.serving[host] = dict(facts[SERVING_FACT])
         if word in ("failed", "unreachable"):
             task = _one_line(data.get("task"), 200)
             if data.get("role") and not task.startswith("%s : " % data["role"]):
                 task = "%s : %s" % (data["role"], task)
             self.failures[host] = {"task": task, "message": failure_message(res),
-                                   "unreachable": word == "unreachable"}
+                                   "lines": failure_lines(res), "unreachable": word == "unreachable",
+                                   "changed": self.changed.get(host, 0)}
         if (word == "ok" and data.get("role") == self.summary_role and data.get("task_action") in
                 ("ansible.builtin.debug", "debug") and res.get("msg")):
             msg = res["msg"]
@@ -473,4 +627,36 @@ class EventCollector(object):
         seen = set(self.seen)
         if self.stats is not None:
             seen |= set(self.stats.get("processed", {}))
-        return build_report(hosts, self.results, self.final_failures(), seen, check_mode, require_gate)
+        return build_report(hosts, self.results, self.final_failures(), seen, check_mode, require_gate,
+                            self.serving)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-task timings
+# --------------------------------------------------------------------------------------------
+
+def slowest_tasks(timings, count=15):
+    """The ``count`` slowest task runs (``{host, task, role, duration, status}``), slowest first."""
+    runs = [t for t in (timings or []) if isinstance(t, dict) and isinstance(t.get("duration"), (int, float))]
+    return sorted(runs, key=lambda t: (-t["duration"], t.get("host") or "", t.get("task") or ""))[:max(count, 0)]
+
+
+def render_timings(timings, count=15):
+    """Text lines: the slowest task runs with their durations, then each host's total."""
+    runs = slowest_tasks(timings, count)
+    if not runs:
+        return ["no task timings recorded"]
+    hosts = {}
+    for t in timings:
+        if isinstance(t, dict) and isinstance(t.get("duration"), (int, float)):
+            hosts[t.get("host") or "?"] = hosts.get(t.get("host") or "?", 0.0) + t["duration"]
+    width = max(len(t.get("host") or "?") for t in runs)
+    lines = ["slowest %d of %d task runs:" % (len(runs), sum(1 for t in timings if isinstance(t, dict)))]
+    for t in runs:
+        task = t.get("task") or "?"
+        if t.get("role") and not task.startswith("%s : " % t["role"]):
+            task = "%s : %s" % (t["role"], task)
+        lines.append("%8.1fs  %s  %-8s %s" % (t["duration"], (t.get("host") or "?").ljust(width),
+                                             t.get("status") or "", _one_line(task, 120)))
+    lines.append("total task time: " + ", ".join("%s %.1fs" % (h, d) for h, d in sorted(hosts.items())))
+    return lines

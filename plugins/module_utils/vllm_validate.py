@@ -69,7 +69,8 @@ def check_port(name, value):
     except (TypeError, ValueError):
         return ["%s is %s; accepted: an integer from 1 to 65535" % (name, _fmt(value))]
     if not 1 <= port <= 65535:
-        return ["%s is %s; accepted: an integer from 1 to 65535" % (name, _fmt(value))]
+        # the number as read (an extra var arrives as the string '70000')
+        return ["%s is %d; accepted: an integer from 1 to 65535" % (name, port)]
     return []
 
 
@@ -110,8 +111,9 @@ def check_model_source(name, value, exists):
                 "Hub id (org/name, e.g. Qwen/Qwen3-0.6B) or the absolute path of a model folder on "
                 "the host" % (name, _fmt(value))]
     if exists is False:
-        return ["%s is %s, which does not exist on the host; accepted: 'builtin' or the absolute "
-                "path of an existing model folder (with config.json)" % (name, _fmt(value))]
+        return ["%s is %s, which does not exist on the host; accepted: 'builtin', a Hugging Face "
+                "Hub id (org/name, e.g. Qwen/Qwen3-0.6B) or the absolute path of an existing model "
+                "folder (with config.json)" % (name, _fmt(value))]
     if exists == "not_a_dir":
         return ["%s is %s, which is not a folder; accepted: a model folder holding config.json"
                 % (name, _fmt(value))]
@@ -459,7 +461,8 @@ def check_int_range(low, high, unit=""):
         elif isinstance(value, str) and value.strip().isdigit():
             number = int(value.strip())
         if number is None or not low <= number <= high:
-            return ["%s is %s; accepted: a whole number from %d to %d%s" % (name, _fmt(value), low, high, unit)]
+            shown = number if number is not None else _fmt(value)
+            return ["%s is %s; accepted: a whole number from %d to %d%s" % (name, shown, low, high, unit)]
         return []
     return check
 
@@ -552,6 +555,12 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_service_host", check_host),
         ("vllm_service_ready_timeout", check_int_range(
             1, 86400, " seconds (the readiness gate's wait; a large model's first load takes minutes)")),
+        ("vllm_service_restart_sec", check_int_range(
+            1, 3600, " seconds (the wait before a server that ended is started again)")),
+        ("vllm_service_start_limit_burst", check_int_range(
+            1, 1000, " (starts within vllm_service_start_limit_interval before giving up)")),
+        ("vllm_service_start_limit_interval", check_int_range(
+            1, 86400, " seconds (the window vllm_service_start_limit_burst counts in)")),
         ("vllm_service_manager", lambda n, v: check_choice(n, v, ("auto", "systemd", "launcher"))),
         ("vllm_install_timeout", check_int_range(60, 86400, " seconds (each uv run of the install)")),
         ("vllm_service_user", lambda n, v: check_pattern(

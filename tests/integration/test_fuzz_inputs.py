@@ -55,10 +55,13 @@ def run_site(tmp_path, extra):
 
 
 def preflight_errors(stdout):
-    """The preflight's error lines, exactly (from the failed assert's JSON result)."""
+    """The preflight's error lines, exactly (from the failed assert's JSON result: a heading line,
+    then one ``- error`` a line)."""
     for line in stdout.splitlines():
         if line.startswith("fatal: [testbox]: FAILED! => ") and "Invalid input" in line:
-            return json.loads(line.split("=> ", 1)[1])["msg"][1:]
+            lines = json.loads(line.split("=> ", 1)[1])["msg"].split("\n")[1:]
+            assert all(e.startswith("- ") for e in lines), lines
+            return [e[2:] for e in lines]
     return None
 
 

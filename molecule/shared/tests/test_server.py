@@ -83,6 +83,28 @@ def test_server_runs_confined(host, systemd):
             assert int(status["CapBnd"], 16) == 0, pid
 
 
+def test_a_write_outside_the_allowed_paths_fails_inside_the_service(host, systemd):
+    """ProtectSystem=strict with ReadWritePaths: inside the server's own mount namespace, its user
+    can write the state and log folders and nothing else, not even a folder it owns."""
+    if not systemd:
+        pytest.skip("the launcher cannot confine the file system (roles/vllm_service/README.md)")
+    pid = int(host.check_output("systemctl show vllm -p MainPID --value").strip())
+    assert pid
+    own = "/srv/vllm-write-probe"  # the service user's by its permissions, outside ReadWritePaths
+    host.check_output("install -d -o vllm -g vllm %s" % own)
+    inside = "nsenter -t %d -m -- setpriv --reuid vllm --regid vllm --clear-groups " % pid
+    try:
+        refused = host.run(inside + "touch %s/x" % own)
+        assert refused.rc != 0 and "Read-only file system" in refused.stderr, (refused.rc, refused.stderr)
+        for allowed in ("/var/lib/vllm", "/var/log/vllm"):
+            wrote = host.run(inside + "sh -c 'touch %s/.write-probe && rm %s/.write-probe'" % (allowed, allowed))
+            assert wrote.rc == 0, (allowed, wrote.stderr)
+        # outside the namespace the same user may write its folder: the sandbox refused it
+        assert host.run("setpriv --reuid vllm --regid vllm --clear-groups touch %s/x" % own).rc == 0
+    finally:
+        host.run("rm -rf %s" % own)
+
+
 def test_listens_on_loopback_only(host):
     out = host.check_output("ss -Hltn sport = :%s" % PORT)
     locals_ = [line.split()[3] for line in out.splitlines() if line.strip()]

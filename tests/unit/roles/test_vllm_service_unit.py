@@ -138,3 +138,15 @@ def test_exec_start_is_the_argv_quoted_for_systemd(tmp_path):
                              "-m", "vllm.entrypoints.openai.api_server", "--config",
                              "/etc/vllm/vllm.yaml"])
     assert context["__vllm_service_argv"][-2:] == ["--config", "/etc/vllm/vllm.yaml"]
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTS))
+def test_the_restart_policy_has_a_start_limit_and_names_the_cause_of_a_crash(tmp_path, kind):
+    _, text, context = render_unit(tmp_path, kind, vllm_service_restart_sec=7,
+                                   vllm_service_start_limit_burst=4, vllm_service_start_limit_interval=300)
+    unit_section = text.split("[Service]")[0]
+    assert directives(unit_section, "StartLimitIntervalSec") == ["300"]
+    assert directives(unit_section, "StartLimitBurst") == ["4"]
+    assert directives(text, "Restart") == ["always"] and directives(text, "RestartSec") == ["7"]
+    assert directives(text, "ExecStopPost") == [
+        "+/usr/bin/python3 /usr/local/lib/vllm-provision/vllm_launcher.py diagnose-unit vllm.service"]

@@ -104,17 +104,18 @@ def test_replayed_run_with_one_failed_host(monkeypatch, tmp_path, capsys):
     report_path = tmp_path / "report.json"
     code = P.main(["-l", "vllm_hosts", "-e", "x=1", "--report", str(report_path)])
     out = capsys.readouterr().out.splitlines()
-    assert code == 1
+    # h2 failed before any task on it reported a change: refused, and nothing changed elsewhere
+    assert code == 3
     assert out[0] == "provision: %s on 3 hosts: h1, h2, h3" % P.shown(os.path.join(ROOT, "site.yml"))
     progress = [line for line in out if line.startswith("[")]
     assert len(progress) == 9
     assert any(line.startswith("[2/3] h2  failed      Maybe fail (") and line.endswith("failing h2")
                for line in progress)
-    assert "h2    failed  -        -        -     -      Maybe fail: failing h2" in out
-    assert out[-3] == "NOT OK: 3 targeted: 2 ready, 0 rolled back, 1 not ready"
+    assert "h2    refused  -        -        -     -      nothing changed; Maybe fail: failing h2" in out
+    assert out[-3] == "NOT OK: 3 targeted: 2 ready, 0 rolled back, 1 not ready (1 refused before any change)"
     report = json.loads(report_path.read_text())
     assert report["run"]["rc"] == 2 and report["run"]["limit"] == "vllm_hosts"
-    assert [row["status"] for row in report["hosts"]] == ["ready", "failed", "ready"]
+    assert [row["status"] for row in report["hosts"]] == ["ready", "refused", "ready"]
     # what went to ansible-runner
     assert calls["project_dir"] == ROOT and calls["playbook"] == os.path.join(ROOT, "site.yml")
     assert calls["cmdline"] == "-l vllm_hosts -e x=1 -e vllm_report_path="
@@ -292,3 +293,19 @@ def test_end_to_end_a_failure_stops_its_batch_mates_where_they_stand(tmp_path):
     assert statuses(report) == {"a": "ready", "b": "ready", "c": "not ready"}
     assert "== a ==" in proc.stdout and "== b ==" not in proc.stdout
     assert not any(line.startswith("[6/6] b ") for line in proc.stdout.splitlines())
+
+
+def test_timings_on_request_before_the_report(monkeypatch, tmp_path, capsys):
+    replay(monkeypatch, tmp_path, events("partial_failure.json"), rc=2)
+    code = P.main(["--report", "", "--timings", "2"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 3
+    start = out.index("slowest 2 of 9 task runs:")
+    durations = [float(line.split("s  ")[0]) for line in out[start + 1:start + 3]]
+    assert durations == sorted(durations, reverse=True) and len(durations) == 2
+    assert out[start + 3].startswith("total task time: h1 ")
+    assert out.index("HOST  STATUS   RELEASE  BACKEND  VLLM  TORCH  WHY") > start
+    # off by default
+    replay(monkeypatch, tmp_path / "again", events("partial_failure.json"), rc=2)
+    P.main(["--report", ""])
+    assert not any(line.startswith("slowest ") for line in capsys.readouterr().out.splitlines())

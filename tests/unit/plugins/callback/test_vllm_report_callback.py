@@ -72,3 +72,98 @@ def test_plays_without_the_project_roles_get_no_report(tmp_path):
     proc = ansible_playbook(tmp_path, {"a": "ready"}, "-e", "vllm_report_path=%s" % path, playbook=str(other))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "VLLM FLEET REPORT" not in proc.stdout and not path.exists()
+
+
+REFUSING_ROLE = """\
+---
+- name: Record what serves now
+  ansible.builtin.set_fact:
+    vllm_preflight_serving: {release: rel-1, url: "http://127.0.0.1:8000/v1", answers: true}
+
+- name: Validate inputs before anything changes
+  vars:
+    __lines: ["Invalid input, nothing was changed on {{ inventory_hostname }}:", "- fake_port is 70000; accepted: 1 to 65535",
+              "- fake_option is not an option"]
+  ansible.builtin.assert:
+    that: fake_outcome != 'refuse'
+    fail_msg: "{{ __lines | join('\\n') }}"
+    quiet: true
+"""
+
+
+def refusing_fleet(tmp_path, hosts):
+    """The fake fleet with a role that fails before any change for hosts whose outcome is refuse."""
+    site, inventory, roles = fakefleet.write(tmp_path, hosts)
+    os.makedirs(os.path.join(roles, "vllm_refuse", "tasks"))
+    with open(os.path.join(roles, "vllm_refuse", "tasks", "main.yml"), "w") as handle:
+        handle.write(REFUSING_ROLE)
+    with open(site) as handle:
+        text = handle.read()
+    # ansible_playbook() writes the fleet again: a playbook of our own
+    refusing = os.path.join(str(tmp_path), "refusing.yml")
+    with open(refusing, "w") as handle:
+        handle.write(text.replace("  roles:\n", "  roles:\n    - role: vllm_refuse\n"))
+    return refusing
+
+
+def test_a_host_refused_before_any_change_is_not_called_failed(tmp_path):
+    path = tmp_path / "report.json"
+    site = refusing_fleet(tmp_path, {"a": "ready", "r": "refuse", "x": "fail_early"})
+    proc = ansible_playbook(tmp_path, {"a": "ready", "r": "refuse", "x": "fail_early"},
+                            "-e", "vllm_report_path=%s" % path, playbook=site)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    report = json.loads(path.read_text())
+    # x changed a file before its failure: failed; r changed nothing: refused, still on rel-1
+    assert statuses(report) == {"a": "ready", "r": "refused", "x": "failed"}
+    row = report["hosts"][1]
+    assert row["release"] == "rel-1" and row["changed_before_failure"] == 0
+    assert row["serving"] == {"release": "rel-1", "url": "http://127.0.0.1:8000/v1", "answers": True}
+    assert row["message_lines"] == ["Invalid input, nothing was changed on r:",
+                                    "- fake_port is 70000; accepted: 1 to 65535", "- fake_option is not an option"]
+    text = proc.stdout[proc.stdout.index("VLLM FLEET REPORT"):]
+    assert "r     refused  rel-1" in text
+    assert "r (refused before any change):\n  nothing was changed on it: still serving release rel-1" in text
+    assert "    - fake_port is 70000; accepted: 1 to 65535\n    - fake_option is not an option\n" in text
+    assert "NOT OK: 3 targeted: 1 ready, 0 rolled back, 2 not ready (1 refused before any change)" in text
+
+
+def test_the_stdout_callback_prints_a_refusal_once_before_the_report(tmp_path):
+    site = refusing_fleet(tmp_path, {"r": "refuse"})
+    proc = ansible_playbook(tmp_path, {"r": "refuse"}, "-e", "vllm_report_path=", playbook=site)
+    assert proc.returncode == 2
+    out = proc.stdout + proc.stderr
+    # the fatal block and the report's message, nothing else: no "[ERROR]: Task failed" repeat
+    assert out.count("fake_port is 70000") == 2, out
+    assert "[ERROR]: Task failed" not in out and "['Invalid input" not in out
+    assert "task path: " in out
+    # the default callback prints it a third time
+    proc = ansible_playbook(tmp_path, {"r": "refuse"}, "-e", "vllm_report_path=", playbook=site,
+                            env={"ANSIBLE_STDOUT_CALLBACK": "ansible.builtin.default"})
+    assert (proc.stdout + proc.stderr).count("fake_port is 70000") == 3
+
+
+def test_the_stdout_callback_keeps_errors_that_say_more(tmp_path):
+    fakefleet.write(tmp_path, {"a": "ready"})
+    other = tmp_path / "other.yml"
+    other.write_text("- name: Broken\n  hosts: vllm_hosts\n  gather_facts: false\n  tasks:\n"
+                     "    - name: Undefined\n      ansible.builtin.debug:\n        msg: '{{ no_such_var }}'\n")
+    proc = ansible_playbook(tmp_path, {"a": "ready"}, playbook=str(other))
+    assert proc.returncode == 2
+    assert "[ERROR]: Task failed" in proc.stdout + proc.stderr and "no_such_var" in proc.stdout + proc.stderr
+
+
+def test_timings_on_request_and_the_report_after_them(tmp_path):
+    proc = ansible_playbook(tmp_path, {"a": "ready", "b": "ready"}, "-e", "vllm_report_path=",
+                            env={"VLLM_REPORT_TIMINGS": "1", "VLLM_REPORT_TIMINGS_COUNT": "3"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    text = proc.stdout[proc.stdout.index("VLLM TASK TIMINGS"):]
+    lines = text.splitlines()
+    assert lines[1].startswith("slowest 3 of 12 task runs:")
+    durations = [float(line.split("s  ")[0]) for line in lines[2:5]]
+    assert durations == sorted(durations, reverse=True)
+    assert all(" vllm_fake : " in line or " vllm_summary : " in line for line in lines[2:5])
+    assert lines[5].startswith("total task time: a ") and ", b " in lines[5]
+    assert text.index("VLLM FLEET REPORT") > 0 and "OK: 2 targeted: 2 ready" in text
+    # off by default
+    proc = ansible_playbook(tmp_path, {"a": "ready"}, "-e", "vllm_report_path=")
+    assert "VLLM TASK TIMINGS" not in proc.stdout

@@ -397,3 +397,115 @@ def test_set_limits_falls_back_to_the_hard_limit_it_may_not_raise(monkeypatch):
     monkeypatch.setattr(resource, "getrlimit", lambda which: (4096, 4096))
     applied = L.set_limits((("RLIMIT_NOFILE", 65536),))
     assert calls == [(65536, 65536), (4096, 4096)] and applied == {"RLIMIT_NOFILE": (4096, 4096)}
+
+
+# --- supervision: the unit's restart policy (Restart=always, RestartSec, a start limit) ---------
+
+CRASHING = r"""
+import sys
+sys.stderr.write('''(EngineCore_DP0 pid=5) ERROR 01-01 00:00:01 [core.py:700] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.53 GiB of which 3.44 MiB is free.
+(APIServer pid=1) RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}
+''')
+sys.exit(1)
+"""
+
+
+def wait_until(predicate, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("not within %s s" % seconds)
+
+
+def test_a_killed_server_is_started_again_after_the_delay(config):
+    cfg, tmp = config
+    cfg["restart_sec"] = 1
+    assert L.start(cfg, io.StringIO()) == 0
+    first = L.read_pid(cfg["pidfile"])
+    supervisor = L.supervisor_pid(cfg)
+    assert supervisor and supervisor != first
+    killed = time.time()
+    os.kill(first, 9)
+    second = wait_until(lambda: L.running_pid(cfg) not in (None, first) and L.running_pid(cfg))
+    assert time.time() - killed >= 0.9  # after RestartSec, not at once
+    out = io.StringIO()
+    assert L.status(cfg, out) == 0
+    text = out.getvalue()
+    assert "running, pid %d, supervised by pid %d; restarted 1 times" % (second, supervisor) in text
+    assert "last exit: pid %d killed by SIGKILL" % first in text
+    log = (tmp / "vllm.log").read_text()
+    assert "the server (pid %d) killed by SIGKILL" % first in log and "starting it again in 1 s" in log
+    out = io.StringIO()
+    assert L.stop(cfg, out) == 0 and "stopped pid %d" % second in out.getvalue()
+    wait_until(lambda: not L.pid_running(supervisor))
+    assert not L.pid_running(second) and L.supervisor_pid(cfg) is None
+    assert L.status(cfg, io.StringIO()) == L.EXIT_NOT_RUNNING
+
+
+def test_a_server_that_fails_every_start_stops_at_the_start_limit_with_the_doctors_cause(config):
+    cfg, tmp = config
+    script = tmp / "crash.py"
+    script.write_text(CRASHING)
+    cfg["argv"] = [sys.executable, str(script), "--config", cfg["marker"]]
+    cfg.update(restart_sec=0.2, start_limit_burst=3, start_limit_interval=60)
+    assert L.start(cfg, io.StringIO()) == 1  # exited at once
+    wait_until(lambda: L.read_state(cfg).get("state") == "failed")
+    wait_until(lambda: L.supervisor_pid(cfg) is None)
+    log = (tmp / "vllm.log").read_text()
+    assert log.count(L.START_MARKER) == 3  # the burst, then no more
+    assert "start limit hit: 3 starts within 60 s" in log
+    out = io.StringIO()
+    assert L.status(cfg, out) == L.EXIT_NOT_RUNNING
+    text = out.getvalue()
+    assert text.startswith("vllm-launcher: failed: start limit hit")
+    assert "exited with status 1" in text and "doctor: gpu_oom:" in text and "fix:" in text
+    # a new start (the next run of the playbook) begins a fresh count
+    script.write_text(CHILD)
+    cfg["argv"] = [sys.executable, str(script), str(tmp / "env.json"), "run", "--config", cfg["marker"]]
+    assert L.start(cfg, io.StringIO()) == 0
+    assert L.status(cfg, io.StringIO()) == 0
+
+
+def test_stop_while_restarting_ends_the_supervisor(config):
+    cfg, tmp = config
+    script = tmp / "crash.py"
+    script.write_text(CRASHING)
+    cfg["argv"] = [sys.executable, str(script), "--config", cfg["marker"]]
+    cfg.update(restart_sec=30)
+    L.start(cfg, io.StringIO())
+    wait_until(lambda: L.read_state(cfg).get("state") == "restarting")
+    supervisor = L.supervisor_pid(cfg)
+    out = io.StringIO()
+    assert L.status(cfg, out) == L.EXIT_NOT_RUNNING and "restarting (supervised by pid" in out.getvalue()
+    started = time.time()
+    assert L.stop(cfg, io.StringIO()) == 0
+    assert time.time() - started < 5 and not L.pid_running(supervisor)
+    assert L.read_state(cfg)["state"] == "stopped"
+
+
+def test_diagnose_unit_names_the_doctors_cause_after_a_crash_and_nothing_after_a_stop():
+    journal = CRASHING.split("'''")[1]
+    calls = []
+
+    def run(argv):
+        calls.append(argv)
+        return journal
+
+    out = io.StringIO()
+    env = {"SERVICE_RESULT": "exit-code", "EXIT_CODE": "exited", "EXIT_STATUS": "1",
+           "INVOCATION_ID": "0123abcd"}
+    assert L.diagnose_unit("vllm.service", env, out, run) == 0
+    assert calls == [["journalctl", "--no-pager", "-o", "cat", "_SYSTEMD_INVOCATION_ID=0123abcd"]]
+    text = out.getvalue()
+    assert text.startswith("vllm: the server exited with status 1 (exit-code); doctor: gpu_oom:")
+    assert "fix:" in text
+    out = io.StringIO()
+    env = {"SERVICE_RESULT": "signal", "EXIT_CODE": "killed", "EXIT_STATUS": "KILL"}
+    L.diagnose_unit("vllm.service", env, out, lambda argv: "")
+    assert out.getvalue() == "vllm: the server killed by SIGKILL (signal)\n"
+    out = io.StringIO()
+    assert L.diagnose_unit("vllm.service", {"SERVICE_RESULT": "success"}, out, run) == 0
+    assert out.getvalue() == "" and len(calls) == 1

@@ -244,13 +244,15 @@ def test_events_of_a_run_where_one_host_fails():
     assert any(line.startswith("[3/3] h1  ok          Set result") for line in lines)
     assert any(line.startswith("[1/1] localhost  ok          Show") for line in lines)
     assert collector.results == {"h1": {"host": "h1", "ready": True}, "h3": {"host": "h3", "ready": True}}
-    assert collector.final_failures() == {"h2": {"task": "Maybe fail", "message": "failing h2", "unreachable": False}}
+    assert collector.final_failures() == {"h2": {"task": "Maybe fail", "message": "failing h2", "lines": ["failing h2"],
+                                                 "unreachable": False, "changed": 0}}
     assert collector.stats["failures"] == {"h2": 1}
     assert "localhost" not in collector.seen
     report = collector.report(["h1", "h2", "h3"])
-    assert [(r["host"], r["status"]) for r in report["hosts"]] == [("h1", R.READY), ("h2", R.FAILED),
+    # no task reported a change on h2 before it failed: refused before any change
+    assert [(r["host"], r["status"]) for r in report["hosts"]] == [("h1", R.READY), ("h2", R.REFUSED),
                                                                    ("h3", R.READY)]
-    assert R.exit_status(report) == 1
+    assert R.exit_status(report) == R.EXIT_REFUSED == 3
 
 
 def test_events_of_check_mode_with_an_unreachable_host():
@@ -273,7 +275,7 @@ def test_rescued_failures_do_not_count_but_a_failure_after_the_rescue_does():
     assert sum(" failed " in line for line in lines) == 3
     assert set(collector.failures) == {"h1", "h2"}
     assert collector.final_failures() == {"h2": {"task": "Fail after rollback", "message": "rolled back",
-                                                 "unreachable": False}}
+                                                 "lines": ["rolled back"], "unreachable": False, "changed": 0}}
     report = collector.report(["h1", "h2"])
     rows = dict((r["host"], r) for r in report["hosts"])
     assert rows["h1"]["status"] == R.ROLLED_BACK
@@ -370,5 +372,5 @@ def test_rollback_whose_previous_release_does_not_answer_and_gate_stage():
 def test_failure_message_from_a_list_msg():
     # ansible.builtin.fail with a list as msg (the service role's rollback does this)
     res = {"msg": ["vLLM is not ready at stage 'completion'", "Rolled back to release rel-1: it answers again"]}
-    assert R.failure_message(res) == ("vLLM is not ready at stage 'completion' "
+    assert R.failure_message(res) == ("vLLM is not ready at stage 'completion'; "
                                       "Rolled back to release rel-1: it answers again")

@@ -118,7 +118,7 @@ def test_release_and_rollout_inputs_name_the_variable_and_what_is_accepted():
         "vllm_python_keep_releases is 1; accepted: a whole number from 2 to 100 "
         "(2 or more keeps a release to roll back to)",
         "vllm_rollout_serial is ['1', '0%']; accepted: a batch size (1, 5), a percentage (\"25%\") or a list of them",
-        "vllm_rollout_max_fail_percentage is '150'; accepted: a whole number from 0 to 100 (percent of a batch)",
+        "vllm_rollout_max_fail_percentage is 150; accepted: a whole number from 0 to 100 (percent of a batch)",
     ]
     assert v.validate_inputs({"vllm_python_rebuild": "true", "vllm_python_keep_releases": "3",
                             "vllm_rollout_serial": [1, "100%"], "vllm_rollout_max_fail_percentage": 0}) == []
@@ -301,3 +301,32 @@ def test_check_exposure_directly():
     assert v.check_exposure("0.0.0.0", "k") == []
     assert v.check_exposure("127.0.0.1", "") == []
     assert v.check_exposure("0.0.0.0", "", True) == []
+
+
+def test_a_number_given_as_text_is_shown_as_the_number_read():
+    # -e vllm_service_port=70000 arrives as the string '70000'
+    assert v.check_port("vllm_service_port", "70000") == [
+        "vllm_service_port is 70000; accepted: an integer from 1 to 65535"]
+    assert v.check_port("vllm_service_port", "80a") == [
+        "vllm_service_port is '80a'; accepted: an integer from 1 to 65535"]
+    assert v.check_int_range(1, 10)("x", "11") == ["x is 11; accepted: a whole number from 1 to 10"]
+
+
+def test_a_missing_model_folder_lists_every_accepted_kind():
+    [error] = v.check_model_source("vllm_model_source", "/models/gone", False)
+    assert "does not exist on the host" in error
+    assert "'builtin'" in error and "Hugging Face Hub id (org/name" in error and "absolute path" in error
+
+
+def test_the_restart_policy_is_range_checked():
+    errors = v.validate_inputs({"vllm_service_restart_sec": 0, "vllm_service_start_limit_burst": "many",
+                                "vllm_service_start_limit_interval": 86401})
+    assert errors == [
+        "vllm_service_restart_sec is 0; accepted: a whole number from 1 to 3600 seconds (the wait "
+        "before a server that ended is started again)",
+        "vllm_service_start_limit_burst is 'many'; accepted: a whole number from 1 to 1000 (starts "
+        "within vllm_service_start_limit_interval before giving up)",
+        "vllm_service_start_limit_interval is 86401; accepted: a whole number from 1 to 86400 seconds "
+        "(the window vllm_service_start_limit_burst counts in)"]
+    assert v.validate_inputs({"vllm_service_restart_sec": 10, "vllm_service_start_limit_burst": 5,
+                              "vllm_service_start_limit_interval": "600"}) == []
