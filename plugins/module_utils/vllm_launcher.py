@@ -713,9 +713,34 @@ def diagnose_unit(unit, env=None, out=sys.stdout, run=None):
     how = ("killed by SIG%s" % status_ if code in ("killed", "dumped") else
            "exited with status %s" % status_ if code == "exited" else (code or "ended"))
     diagnosis = diagnose_log({"log_file": None}, text=text) if text else None
-    out.write("vllm: the server %s (%s)%s\n" % (how, result or "unknown result",
-                                                 "; doctor: %s" % diagnosis if diagnosis else ""))
+    line = "the server %s (%s)%s" % (how, result or "unknown result",
+                                      "; doctor: %s" % diagnosis if diagnosis else "")
+    out.write("vllm: %s\n" % line)
+    # also the unit's status text (NotifyAccess=all): `systemctl status vllm` shows it as
+    # "Status:", after the start limit too, when the journal lines shown are the last start's
+    notify("STATUS=last exit at %s: %s" % (time.strftime("%H:%M:%S"), line), env)
     return 0
+
+
+def notify(message, env=None, linger=0.5):
+    """sd_notify(3) without libsystemd: one datagram to $NOTIFY_SOCKET. The sender stays a moment
+    so that systemd can still tell which unit it belongs to. Returns whether it was sent."""
+    env = os.environ if env is None else env
+    path = env.get("NOTIFY_SOCKET")
+    if not path or path[0] not in "/@":
+        return False
+    import socket
+    address = "\0" + path[1:] if path[0] == "@" else path
+    try:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            sock.sendto(message.encode("utf-8", "replace"), address)
+        finally:
+            sock.close()
+    except OSError:
+        return False
+    time.sleep(linger)
+    return True
 
 
 def main(argv=None):

@@ -26,6 +26,17 @@ def api_key(host):
     return KEY if host.file("/etc/vllm/secrets.env").exists else None
 
 
+TLS_CERT = "/etc/vllm/tls/cert.pem"  # the launcher scenario serves https (molecule/shared/files/tls)
+TLS_KEY = "/etc/vllm/tls/key.pem"
+
+
+def base_url(host):
+    """http://127.0.0.1:8000, or https with the served certificate as the CA where TLS is on."""
+    if host.file(TLS_CERT).exists:
+        return "--cacert %s https://127.0.0.1:%d" % (TLS_CERT, PORT)
+    return "http://127.0.0.1:%d" % PORT
+
+
 def curl(host, path, api_key=None, data=None):
     cmd = "curl -sS -o /tmp/body -w '%{http_code}' --max-time 120"
     if api_key:
@@ -34,7 +45,7 @@ def curl(host, path, api_key=None, data=None):
         cmd += " -K /root/.curlrc-key"
     if data is not None:
         cmd += " -H 'Content-Type: application/json' -d %s" % shlex.quote(json.dumps(data))
-    code = host.check_output(cmd + " http://127.0.0.1:%d%s" % (PORT, path))
+    code = host.check_output(cmd + " " + base_url(host) + path)
     return int(code), host.file("/tmp/body").content_string
 
 
@@ -144,6 +155,29 @@ def test_api_key_required_and_never_exposed(host, api_key):
     assert 'HF_TOKEN="%s"' % HF_TOKEN in secrets_text
     secrets = host.file("/etc/vllm/secrets.env")
     assert (secrets.user, secrets.group, secrets.mode) == ("root", "root", 0o600)
+
+
+def test_tls_key_readable_by_the_server_only_and_never_exposed(host):
+    if not host.file(TLS_CERT).exists:
+        pytest.skip("this scenario serves without TLS")
+    key, cert = host.file(TLS_KEY), host.file(TLS_CERT)
+    assert (key.user, key.group, key.mode) == ("root", "vllm", 0o640)
+    assert (cert.user, cert.group, cert.mode) == ("root", "vllm", 0o644)
+    options = host.file("/etc/vllm/vllm.yaml").content_string
+    assert 'ssl-keyfile: "%s"' % TLS_KEY in options and 'ssl-certfile: "%s"' % TLS_CERT in options
+    # every base64 line of the key: in none of the other files, the process list or the log
+    lines = [line for line in key.content_string.splitlines() if line and not line.startswith("-----")]
+    assert len(lines) > 10
+    places = {"ps": host.check_output("ps -eo args")}
+    for path in ("/etc/vllm/vllm.yaml", "/etc/vllm/vllm.env", "/etc/vllm/launcher.json",
+                 "/etc/vllm/secrets.env", "/var/log/vllm/vllm.log"):
+        if host.file(path).exists:
+            places[path] = host.file(path).content_string
+    for where, text in places.items():
+        assert not any(line in text for line in lines), "the TLS key shows in %s" % where
+    # plain http to the TLS port gets no answer from the API
+    plain = host.run("curl -s -o /dev/null -w '%%{http_code}' --max-time 10 http://127.0.0.1:%d/health" % PORT)
+    assert plain.stdout.strip() != "200"
 
 
 def test_venv_python_and_cpu_torch(host):

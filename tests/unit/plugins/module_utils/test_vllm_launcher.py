@@ -526,3 +526,17 @@ def test_start_leaves_the_server_to_systemd_where_it_is_pid1(config, tmp_path, m
     out = io.StringIO()
     assert L.start(cfg, out) == 0 and "systemd is PID 1 here" in out.getvalue()
     assert L.read_pid(cfg["pidfile"]) is None
+
+
+def test_notify_sends_one_datagram_to_the_notify_socket(tmp_path):
+    import socket
+    path = str(tmp_path / "notify")
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(path)
+    try:
+        assert L.notify("STATUS=last exit: x", {"NOTIFY_SOCKET": path}, linger=0)
+        assert server.recv(4096) == b"STATUS=last exit: x"
+    finally:
+        server.close()
+    assert not L.notify("STATUS=x", {}, linger=0)
+    assert not L.notify("STATUS=x", {"NOTIFY_SOCKET": "relative"}, linger=0)
