@@ -102,6 +102,27 @@ class Progress(object):
         return lines
 
 
+_RUNNER_DONE = ("runner_on_ok", "runner_on_failed", "runner_on_skipped", "runner_on_unreachable")
+
+
+def feed_event(progress, event):
+    """Follow one ansible-runner event (``scripts/provision``): a ``runner_on_start`` starts a
+    task on its host, its result ends it, a new play or the stats end everything."""
+    kind = event.get("event")
+    data = event.get("event_data") or {}
+    task_id = data.get("task_uuid") or data.get("task")
+    host = data.get("host") or "?"
+    if kind == "runner_on_start":
+        task = str(data.get("task") or "?").strip()
+        role = data.get("role")
+        label = ("%s : %s" % (role, task)) if role and not task.startswith("%s : " % role) else task
+        progress.start(task_id, label, host)
+    elif kind in _RUNNER_DONE:
+        progress.finish(task_id, host)
+    elif kind in ("playbook_on_play_start", "playbook_on_stats"):
+        progress.clear()
+
+
 class Ticker(object):
     """A daemon thread that writes ``progress.due()`` lines through ``write(line)`` every ``tick``
     seconds (a fraction of the interval) until :meth:`stop`."""

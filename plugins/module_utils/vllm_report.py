@@ -416,14 +416,15 @@ _HOSTS_RE = re.compile(r"^\s*hosts \(\d+\):\s*$")
 
 def parse_listing(text):
     """Plays from ``ansible-playbook --list-hosts [--list-tasks]`` output:
-    ``[{"name", "pattern", "hosts": [...], "tasks": N}]`` (N is None without --list-tasks)."""
+    ``[{"name", "pattern", "hosts": [...], "tasks": N, "task_names": [...]}]`` (N is None without
+    --list-tasks; ``task_names`` as listed, ``role : name`` with the name's Jinja untemplated)."""
     plays = []
     section = None
     for raw in (text or "").splitlines():
         match = _PLAY_RE.match(raw)
         if match:
             plays.append({"name": match.group("name").strip(), "pattern": match.group("pattern"),
-                          "hosts": [], "tasks": None})
+                          "hosts": [], "tasks": None, "task_names": []})
             section = None
             continue
         if not plays:
@@ -442,6 +443,7 @@ def parse_listing(text):
             plays[-1]["hosts"].append(stripped)
         elif section == "tasks":
             plays[-1]["tasks"] += 1
+            plays[-1]["task_names"].append(stripped.split("\tTAGS:", 1)[0].strip())
     return plays
 
 
@@ -466,6 +468,28 @@ def task_totals(plays, skip_patterns=("localhost",)):
         for host in play["hosts"]:
             totals[host] = totals.get(host, 0) + (play["tasks"] or 0)
     return totals
+
+
+def listed_tasks(plays, skip_patterns=("localhost",)):
+    """{host: [task names listed for it before the run, in order]} (see :func:`parse_listing`)."""
+    listed = {}
+    for play in plays:
+        if play["pattern"] in skip_patterns or play.get("task_names") is None or play.get("tasks") is None:
+            # without --list-tasks (or a listing that names no task): no fixed list to count
+            continue
+        for host in play["hosts"]:
+            listed.setdefault(host, []).extend(play["task_names"])
+    return listed
+
+
+_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
+
+
+def task_pattern(listed_name):
+    """A listed task name as a regular expression for the name the run gives it: the listing
+    prints names untemplated, the run templated (``{{ x }}`` matches anything)."""
+    parts = _JINJA_RE.split(listed_name)
+    return re.compile("^" + ".*".join(re.escape(p) for p in parts) + "$", re.DOTALL)
 
 
 # --------------------------------------------------------------------------------------------
@@ -536,14 +560,22 @@ def diff_lines(event):
 class EventCollector(object):
     """Follows a run's ansible-runner events: progress lines, results, failures, summaries.
 
-    ``totals``: ``{host: tasks expected}`` (see :func:`task_totals`); a host that runs more (tasks
-    from included files) has its total raised to what it ran. ``host_width``: host names are
+    ``listed``: ``{host: [task names]}`` from the listing before the run (:func:`listed_tasks`):
+    a host's counter then counts those tasks done over how many were listed, a total that does
+    not change during the run; a task that was not listed (from an included file, a handler)
+    gets a line with the count where it stands. Without a listing for a host, ``totals``
+    (``{host: tasks expected}``, see :func:`task_totals`) is the total, raised to what the host
+    ran when it runs more. ``host_width``: host names are
     padded to it so that the columns of the progress lines line up. ``skip_patterns``: plays whose host
     pattern is one of these (the controller's own plays) give progress lines but no host state.
     """
 
-    def __init__(self, totals=None, skip_patterns=("localhost",), summary_role="vllm_summary", host_width=0):
+    def __init__(self, totals=None, skip_patterns=("localhost",), summary_role="vllm_summary", host_width=0,
+                 listed=None):
         self.totals = dict(totals or {})
+        self.pending = dict((h, [(n, task_pattern(n)) for n in names]) for h, names in (listed or {}).items())
+        for host, names in self.pending.items():
+            self.totals[host] = len(names)
         self.host_width = host_width
         self.skip_patterns = tuple(skip_patterns)
         self.summary_role = summary_role
@@ -578,8 +610,7 @@ class EventCollector(object):
         controller_play = data.get("play_pattern") in self.skip_patterns
         if not controller_play:
             self._record(host, data, res, word)
-        count = self.done[host] = self.done.get(host, 0) + 1
-        total = self.totals[host] = max(self.totals.get(host, 0), count)
+        count, total = self._count(host, data)
         duration = data.get("duration")
         if isinstance(duration, (int, float)):
             self.timings.append({"host": host, "task": _one_line(data.get("task"), 200), "role": data.get("role"),
@@ -591,6 +622,26 @@ class EventCollector(object):
         if word in ("failed", "unreachable"):
             line += ": " + failure_message(res)
         return line
+
+    def _count(self, host, data):
+        """(count, total) for a host's finished task (see the class)."""
+        if host not in self.pending:
+            count = self.done[host] = self.done.get(host, 0) + 1
+            return count, self._raise_total(host, count)
+        task = _text(data.get("task")).strip()
+        role = data.get("role")
+        label = ("%s : %s" % (role, task)) if role and not task.startswith("%s : " % role) else task
+        pending = self.pending[host]
+        for index, (_, pattern) in enumerate(pending):
+            if pattern.match(label):
+                del pending[index]
+                self.done[host] = self.done.get(host, 0) + 1
+                break
+        return self.done.get(host, 0), self.totals[host]
+
+    def _raise_total(self, host, count):
+        total = self.totals[host] = max(self.totals.get(host, 0), count)
+        return total
 
     def _record(self, host, data, res, word):
         self.seen.add(host)

@@ -138,3 +138,21 @@ def test_ticker_off_starts_no_thread():
     assert ticker._thread is None
     ticker.stop()
     assert vllm_progress.DEFAULT_INTERVAL == 10.0
+
+
+def test_runner_events_start_and_end_tasks():
+    clock = Clock()
+    progress = Progress(10, clock)
+
+    def event(kind, host="ws", task="Install", role="vllm_install", uuid="u1"):
+        return {"event": kind, "event_data": {"host": host, "task": task, "role": role, "task_uuid": uuid}}
+    vllm_progress.feed_event(progress, event("runner_on_start"))
+    vllm_progress.feed_event(progress, event("runner_on_start", host="b"))
+    clock.now += 10
+    assert progress.due() == ["  ... still running: vllm_install : Install [ws, b] 10 s"]
+    vllm_progress.feed_event(progress, event("runner_on_ok"))
+    vllm_progress.feed_event(progress, event("runner_on_failed", host="b"))
+    assert progress.running() == {}
+    vllm_progress.feed_event(progress, event("runner_on_start", uuid="u2"))
+    vllm_progress.feed_event(progress, {"event": "playbook_on_stats", "event_data": {}})
+    assert progress.running() == {}
