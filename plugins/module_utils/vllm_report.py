@@ -40,13 +40,15 @@ A host's status
 ``unreachable``  Ansible could not reach it
 ``not reached``  targeted, but the run stopped before its batch (failure budget, every host of
                  a batch failed)
+``removed``      ``vllm_state: absent``: the server was stopped and removed (the result says what
+                 went and what was kept); in check mode: would be removed
 ``checked``      check mode, or a run whose tags leave the readiness gate out: it went through
                  without failing, nothing was proven about the server
 ``no result``    no rollout result and no failure: the run ended before the host finished its
                  service role (with max_fail_percentage, another host's failure stops the whole
                  batch where it stands), or its tags left the role out
 
-Exit status (:func:`exit_status`): 0 when every targeted host is ``ready`` (in check mode or
+Exit status (:func:`exit_status`): 0 when every targeted host is ``ready`` or ``removed`` (in check mode or
 when tags leave the gate out: when none failed); 3 when the hosts that are not are all
 ``refused`` or ``not reached`` (nothing changed anywhere); 4 when some are ``unreachable`` and
 none changed anything and failed; 1 otherwise (a host failed after a change, is not ready, was
@@ -67,7 +69,8 @@ UNREACHABLE = "unreachable"
 NOT_REACHED = "not reached"
 CHECKED = "checked"
 NO_RESULT = "no result"
-STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, REFUSED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT)
+REMOVED = "removed"
+STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, REFUSED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT, REMOVED)
 # how the details and the counts name a status where its table word is short
 STATUS_TEXT = {REFUSED: "refused before any change"}
 # statuses that "not ready" alone would misstate: the summary line names them
@@ -83,7 +86,7 @@ RESULT_FACT = "vllm_service_rollout"
 SERVING_FACT = "vllm_preflight_serving"
 RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "previous_ready",
                  "backend", "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis",
-                 "stage", "detail")
+                 "stage", "detail", "removed")
 TABLE_COLUMNS = (("HOST", "host"), ("STATUS", "status"), ("RELEASE", "release"), ("BACKEND", "backend"),
                  ("VLLM", "vllm_version"), ("TORCH", "torch_version"), ("WHY", "why"))
 WHY_WIDTH = 60
@@ -139,6 +142,9 @@ def host_status(host, result=None, failure=None, seen=None, check_mode=False, re
     ``result``, its last standing ``failure`` (with ``changed``, the changes before it), the hosts
     ``seen`` running a task, whether this was a check run and whether the gate was in it."""
     if result is not None:
+        if _truthy(result.get("removed")):
+            # vllm_state absent: removed on purpose, not a server that failed
+            return FAILED if failure else REMOVED
         ready = _truthy(result.get("ready"))
         if _truthy(result.get("rolled_back")):
             # the release this run tried failed its gate; the previous one serves again
@@ -207,6 +213,8 @@ def _why(status, result, failure, serving=None):
     """What explains a host that is not plainly ready: diagnosis, failed task, or the status."""
     if status in (READY, CHECKED):
         return ""
+    if status == REMOVED:
+        return _one_line((result or {}).get("detail") or "removed")
     parts = []
     if status == ROLLED_BACK and result:
         parts.append("%s failed; back on %s%s" % (
@@ -242,6 +250,7 @@ def build_row(host, result=None, failure=None, seen=None, check_mode=False, requ
     for field in RESULT_FIELDS:
         row[field] = (result or {}).get(field)
     row["ready"] = _truthy(row["ready"]) if result is not None else False
+    row["removed"] = _truthy(row["removed"]) if result is not None else False
     row["rolled_back"] = _truthy(row["rolled_back"]) if result is not None else False
     row["failed_task"] = (failure or {}).get("task")
     row["message"] = _one_line(failure.get("message")) if failure else None
@@ -280,11 +289,13 @@ def build_report(hosts, results, failures=None, seen=None, check_mode=False, req
         "targeted": len(rows),
         "ready": by_status[READY],
         "rolled_back": by_status[ROLLED_BACK],
-        "not_ready": len(rows) - by_status[READY] - by_status[ROLLED_BACK] - by_status[CHECKED],
+        "not_ready": (len(rows) - by_status[READY] - by_status[ROLLED_BACK] - by_status[CHECKED]
+                      - by_status[REMOVED]),
         "checked": by_status[CHECKED],
+        "removed": by_status[REMOVED],
         "by_status": dict((s, n) for s, n in by_status.items() if n),
     }
-    good = (READY,) if (require_gate and not check_mode) else (READY, CHECKED)
+    good = (READY, REMOVED) if (require_gate and not check_mode) else (READY, CHECKED, REMOVED)
     return {
         "check_mode": bool(check_mode),
         "require_gate": bool(require_gate),
@@ -316,7 +327,7 @@ def exit_status(report, run_rc=0):
     rows = report.get("hosts") or []
     if report.get("ok") and not run_rc:
         return EXIT_OK
-    bad = set(row["status"] for row in rows if row["status"] != READY)
+    bad = set(row["status"] for row in rows if row["status"] not in (READY, REMOVED))
     if not rows or not bad or bad - {REFUSED, UNREACHABLE, NOT_REACHED} or bad == {NOT_REACHED}:
         return EXIT_FAILED
     return EXIT_UNREACHABLE if UNREACHABLE in bad else EXIT_REFUSED
@@ -332,6 +343,8 @@ def summary_line(report):
         words += " (%s)" % ", ".join(named)
     if counts["checked"]:
         words += ", %d checked" % counts["checked"]
+    if counts.get("removed"):
+        words += ", %d removed" % counts["removed"]
     if report["check_mode"]:
         words += " (check mode: nothing was started, no server was probed)"
     elif not report["require_gate"]:
@@ -361,7 +374,7 @@ def render_table(report, why_width=WHY_WIDTH):
     lines.extend(fmt(c) for c in cells)
     details = []
     for row in rows:
-        if row["status"] in (READY, CHECKED):
+        if row["status"] in (READY, CHECKED, REMOVED):
             continue
         details.append("%s (%s):" % (row["host"], STATUS_TEXT.get(row["status"], row["status"])))
         if row["status"] == REFUSED:
