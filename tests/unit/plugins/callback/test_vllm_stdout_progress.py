@@ -44,3 +44,28 @@ def test_a_three_second_task_at_one_second_shows_progress(tmp_path):
 
 def test_interval_zero_prints_none(tmp_path):
     assert "still running" not in run(tmp_path, 0)
+
+
+def test_progress_lines_are_written_under_the_display_lock():
+    import threading
+    sys.path.insert(0, os.path.join(ROOT, "plugins", "callback"))
+    import vllm_stdout
+
+    class FakeDisplay(object):
+        def __init__(self):
+            self._lock = threading.RLock()
+            self.lines = []
+
+        def display(self, msg, **kwargs):
+            # RLock has no public "held by me"; a non-blocking acquire from another thread fails
+            # while this thread holds it
+            held = []
+            probe = threading.Thread(target=lambda: held.append(not self._lock.acquire(blocking=False)))
+            probe.start()
+            probe.join()
+            self.lines.append((msg, held[0]))
+
+    callback = vllm_stdout.CallbackModule.__new__(vllm_stdout.CallbackModule)
+    callback._display = FakeDisplay()
+    callback._progress_write("  ... still running: T [h] 10 s")
+    assert callback._display.lines == [("  ... still running: T [h] 10 s", True)]
