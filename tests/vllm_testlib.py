@@ -42,3 +42,46 @@ def pypi_reachable():
         return True
     except OSError:
         return False
+
+
+def make_tls_cert(directory, san="IP:127.0.0.1,DNS:localhost", name="server"):
+    """A self-signed certificate and its key made with openssl (PEM files ``name``.pem and
+    ``name``-key.pem in ``directory``); returns (cert_path, key_path, cert_text, key_text)."""
+    import subprocess
+    cert = os.path.join(str(directory), name + ".pem")
+    key = os.path.join(str(directory), name + "-key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=vllm-test",
+                    "-addext", "subjectAltName=" + san, "-keyout", key, "-out", cert],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+    with open(cert) as handle:
+        cert_text = handle.read()
+    with open(key) as handle:
+        key_text = handle.read()
+    return cert, key, cert_text, key_text
+
+
+# systemd-analyze security: the unit's exposure; the role's units stay at or below this ("OK")
+MAX_EXPOSURE = 3.5
+SYSTEMD_ANALYZE = __import__("shutil").which("systemd-analyze")
+
+
+def _needs_systemd_analyze():
+    import pytest
+    return pytest.mark.skipif(SYSTEMD_ANALYZE is None,
+                              reason="systemd-analyze is not installed (apt-get install systemd)")
+
+
+needs_systemd_analyze = _needs_systemd_analyze()
+
+
+def unit_exposure(unit):
+    """(score, report) of ``systemd-analyze security --offline=true`` for a vllm.service file."""
+    import re
+    import subprocess
+    proc = subprocess.run([SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(unit)],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120,
+                          universal_newlines=True)
+    match = re.search(r"Overall exposure level for vllm\.service: (\d+(?:\.\d+)?) (\w+)", proc.stdout)
+    assert match, proc.stdout[-3000:]
+    return float(match.group(1)), proc.stdout

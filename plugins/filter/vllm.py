@@ -26,6 +26,8 @@ description:
   - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
   - C(vllm_exec_line) quotes an argv for systemd's ExecStart= (each element read back exactly);
     C(vllm_unit_sandbox) decides the unit's writable paths, ProtectHome= and device access.
+  - C(vllm_service_url) is the URL clients use (https with a certificate);
+    C(vllm_service_warnings) lists what the summary warns about (an API key sent in clear).
   - C(vllm_wheelhouse_jobs) groups hosts by lock file and wheel target (one C(pip download) each);
     C(vllm_pip_source_args) turns the install's package sources into pip options;
     C(vllm_wheelhouse_missing) lists the job's wheels a host's folder lacks.
@@ -42,6 +44,7 @@ import vllm_flags  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
+import vllm_readiness  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_report  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_unit  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_validate  # noqa: E402  pylint: disable=wrong-import-position
@@ -83,13 +86,15 @@ def vllm_plan_for(host, table, pins):
 
 
 def vllm_service_options(model_config, backend, host, served_name, bind_host, port,
-                         user_options=None, weights_bytes=0):
+                         user_options=None, weights_bytes=0, tls=None):
     """Computed options merged with the user's. A model that cannot fit fails the task with the
-    numbers and the ways out (vllm_options.OptionsError)."""
+    numbers and the ways out (vllm_options.OptionsError). ``tls``: the certificate's and key's
+    paths (``{certfile, keyfile}``) when the server speaks https."""
     facts = vllm_options.model_facts(model_config)
     try:
         options, reasons = vllm_options.compute_options(backend, host, facts, served_name,
-                                                        bind_host, port, user_options, weights_bytes)
+                                                        bind_host, port, user_options, weights_bytes,
+                                                        dict(tls) if tls else None)
     except vllm_options.OptionsError as err:
         raise AnsibleFilterError(str(err))
     return {"options": options, "reasons": reasons, "model": facts}
@@ -237,6 +242,16 @@ def vllm_wheelhouse_jobs(hosts):
         raise AnsibleFilterError("vllm_wheelhouse_jobs: %s" % err)
 
 
+def vllm_service_url(host, port, tls=False):
+    """``http(s)://<bind address>:<port>/v1`` (vllm_readiness.service_url)."""
+    return vllm_readiness.service_url(host, port, bool(tls))
+
+
+def vllm_service_warnings(host, api_key, tls=False):
+    """Warnings for the summary (vllm_validate.exposure_warnings): never refusals."""
+    return vllm_validate.exposure_warnings(host, api_key, bool(tls))
+
+
 class FilterModule(object):
     def filters(self):
         return {
@@ -258,6 +273,8 @@ class FilterModule(object):
             "vllm_help_facts": vllm_help_facts,
             "vllm_check_options": vllm_check_options,
             "vllm_exec_line": vllm_exec_line,
+            "vllm_service_url": vllm_service_url,
+            "vllm_service_warnings": vllm_service_warnings,
             "vllm_unit_sandbox": vllm_unit_sandbox,
             "vllm_wheelhouse_jobs": vllm_wheelhouse_jobs,
             "vllm_pip_source_args": vllm_wheelhouse.pip_source_args,

@@ -528,7 +528,21 @@ def supervise(config, env, report_fd=None):
     return 0
 
 
+def systemd_is_pid1(proc="/proc", run_dir="/run/systemd/system"):
+    """As sd_booted(): /run/systemd/system exists, and PID 1 is systemd."""
+    try:
+        with open(os.path.join(proc, "1", "comm")) as handle:
+            return os.path.isdir(run_dir) and handle.read().strip() == "systemd"
+    except (IOError, OSError):
+        return False
+
+
 def start(config, out=sys.stdout):
+    if systemd_is_pid1() and not config.get("with_systemd"):
+        # WSL's [boot] command may still call the launcher after systemd was turned on there
+        out.write("vllm-launcher: systemd is PID 1 here: the vllm unit runs the server "
+                  "(`systemctl status vllm`); not starting a second one\n")
+        return 0
     pid = running_pid(config)
     if pid:
         out.write("vllm-launcher: already running, pid %d\n" % pid)

@@ -457,7 +457,7 @@ def _cuda_options(host, model, given, served_name, weights_bytes):
 
 
 def compute_options(backend, host, model, served_name, bind_host, port, user_options=None,
-                    weights_bytes=0):
+                    weights_bytes=0, tls=None):
     """Return ``(options, reasons)``: vLLM options (underscore names) and why each was chosen.
 
     ``host`` is the vllm_host fact (``gpu.gpus[]`` with ``memory_total_mib``/``memory_used_mib``/
@@ -469,6 +469,8 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
 
     CUDA raises :class:`OptionsError` (numbers and the ways out) when the weights cannot fit the
     GPUs, or leave no KV cache for one short sequence, unless the user took that sizing over.
+    ``tls``: ``{"certfile": path, "keyfile": path}`` of the certificate and key the service
+    wrote (empty: plain http); the paths only, never the key.
     """
     user_options = dict(user_options or {})
     problems = option_problems("vllm_service_options", user_options)
@@ -485,6 +487,12 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
                        if bind_host in ("127.0.0.1", "::1", "localhost") else "set by vllm_service_host")
     options["port"] = int(port)
     reasons["port"] = "vllm_service_port"
+    if tls:
+        options["ssl_certfile"] = tls["certfile"]
+        reasons["ssl_certfile"] = "https: vllm_service_tls_cert, written by the service"
+        options["ssl_keyfile"] = tls["keyfile"]
+        reasons["ssl_keyfile"] = ("https: vllm_service_tls_key, written by the service "
+                                  "(root:<service group> 0640)")
 
     max_pos = model.get("max_position_embeddings")
     max_num_seqs = given.get("max_num_seqs")
@@ -554,6 +562,8 @@ RESERVED_OPTIONS = {
     "uds": "vllm_service_host and vllm_service_port (the service binds a TCP port)",
     "api-key": "vllm_service_api_key (kept out of the options file)",
     "config": "(the service passes its own --config file)",
+    "ssl-certfile": "vllm_service_tls_cert (the service writes it to its own file)",
+    "ssl-keyfile": "vllm_service_tls_key (the service writes it to its own file)",
 }
 # A long option name as vLLM prints it, or with underscores; an optional leading "--".
 _OPTION_NAME = re.compile(r"(?:--)?[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")

@@ -6,6 +6,12 @@
 3. ``GET /v1/models`` lists the served name;
 4. one tiny ``POST /v1/completions`` returns at least one token.
 
+With TLS (``tls_ca`` given) every request speaks https and verifies the server's certificate
+against ``tls_ca`` (PEM text or the path of a PEM file: the served certificate itself when it is
+self-signed, or a CA bundle) and its name against ``tls_server_name`` (default: the address the
+gate connects to, so a certificate for 127.0.0.1 needs that IP in its subjectAltName). Nothing
+is left unverified: a name that does not match fails the gate with the reason.
+
 While waiting, ``alive()`` is asked whether the server process still exists, so a start that
 failed is reported at once instead of after the whole timeout. Pure standard library.
 """
@@ -13,15 +19,12 @@ from __future__ import absolute_import, division, print_function
 
 import json
 import socket
+import ssl
 import time
 
-try:  # Python 3
-    from http.client import HTTPException, IncompleteRead
-    from urllib.error import HTTPError, URLError
-    from urllib.request import Request, urlopen
-except ImportError:  # pragma: no cover - Python 2 targets are not supported by vLLM anyway
-    from httplib import HTTPException, IncompleteRead  # type: ignore
-    from urllib2 import HTTPError, Request, URLError, urlopen  # type: ignore
+from http.client import HTTPConnection, HTTPException, HTTPSConnection, IncompleteRead
+from urllib.error import HTTPError, URLError
+from urllib.request import HTTPSHandler, Request, build_opener, urlopen
 
 __metaclass__ = type
 
@@ -68,11 +71,68 @@ def _connect_host(host):
     return host.strip("[]")
 
 
-def base_url(host, port):
+def base_url(host, port, tls=False):
+    """The URL the gate talks to: a wildcard bind address is reached on loopback."""
     host = _connect_host(host)
     if ":" in host:
         host = "[%s]" % host
-    return "http://%s:%d" % (host, int(port))
+    return "%s://%s:%d" % ("https" if tls else "http", host, int(port))
+
+
+def service_url(host, port, tls=False):
+    """The URL clients use, as the summary shows it: the bind address as given (brackets for
+    IPv6), https when the server has a certificate, the OpenAI API's /v1."""
+    host = str(host)
+    if ":" in host and not host.startswith("["):
+        host = "[%s]" % host
+    return "%s://%s:%d/v1" % ("https" if tls else "http", host, int(port))
+
+
+def tls_context(ca):
+    """A client context that verifies the server against ``ca``: PEM text (one or more
+    certificates) or the path of a PEM file. The certificates given are trust anchors even when
+    they are not self-signed (the served leaf itself may be given: partial chains are accepted),
+    the host name is checked, TLS 1.2 at least."""
+    context = ssl.create_default_context(cafile=None if _is_pem(ca) else ca,
+                                         cadata=ca if _is_pem(ca) else None)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.verify_flags |= getattr(ssl, "VERIFY_X509_PARTIAL_CHAIN", 0)
+    context.check_hostname = True
+    context.verify_mode = ssl.CERT_REQUIRED
+    return context
+
+
+def _is_pem(ca):
+    return isinstance(ca, str) and "-----BEGIN" in ca
+
+
+class _NamedHTTPSConnection(HTTPSConnection):
+    """Connects to the URL's address, but verifies (and sends as SNI) ``server_name``: the
+    gate reaches a server bound to 0.0.0.0 on 127.0.0.1 while its certificate names the host."""
+
+    def __init__(self, *args, **kwargs):
+        self._server_name = kwargs.pop("server_name")
+        HTTPSConnection.__init__(self, *args, **kwargs)
+
+    def connect(self):
+        HTTPConnection.connect(self)
+        self.sock = self._context.wrap_socket(self.sock, server_hostname=self._server_name)
+
+
+class _NamedHTTPSHandler(HTTPSHandler):
+    def __init__(self, context, server_name):
+        HTTPSHandler.__init__(self, context=context)
+        self._tls = (context, server_name)
+
+    def https_open(self, req):
+        context, server_name = self._tls
+
+        def connection(host, **kwargs):
+            kwargs["context"] = context
+            kwargs.pop("check_hostname", None)
+            return _NamedHTTPSConnection(host, server_name=server_name or host.rsplit(":", 1)[0]
+                                         .strip("[]"), **kwargs)
+        return self.do_open(connection, req)
 
 
 MAX_BODY_BYTES = 8 * 1024 * 1024  # /v1/models and a 4-token completion are a few KiB
@@ -101,9 +161,12 @@ def _read_body(response, stop_at):
     return body
 
 
-def http(method, url, body=None, api_key=None, timeout=10.0):
+def http(method, url, body=None, api_key=None, timeout=10.0, context=None, server_name=None):
     """Return (status, parsed JSON or text). Network errors raise URLError/socket errors or
-    http.client's HTTPException; the whole exchange ends within about ``timeout`` seconds."""
+    http.client's HTTPException (a certificate that does not verify: URLError with an
+    ssl.SSLCertVerificationError reason); the whole exchange ends within about ``timeout``
+    seconds. ``context``: the ssl context for https (tls_context); ``server_name``: the name the
+    certificate must carry (default: the URL's host)."""
     stop_at = time.monotonic() + timeout
     data = json.dumps(body).encode("utf-8") if body is not None else None
     request = Request(url, data=data, method=method)
@@ -113,7 +176,11 @@ def http(method, url, body=None, api_key=None, timeout=10.0):
     if api_key:
         request.add_header("Authorization", "Bearer %s" % api_key)
     try:
-        response = urlopen(request, timeout=timeout)
+        if context is not None:
+            response = build_opener(_NamedHTTPSHandler(context, server_name)).open(
+                request, timeout=timeout)
+        else:
+            response = urlopen(request, timeout=timeout)
     except HTTPError as err:
         response = err
     try:
@@ -143,10 +210,20 @@ def port_open(host, port, timeout=CONNECT_TIMEOUT_S):
 
 def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
                completion=True, alive=None, clock=time.monotonic, sleep=time.sleep,
-               prompt="Hello", max_tokens=4):
-    """Run the gate; return a :class:`GateResult`. ``alive()`` -> (bool, reason)."""
+               prompt="Hello", max_tokens=4, tls_ca=None, tls_server_name=None):
+    """Run the gate; return a :class:`GateResult`. ``alive()`` -> (bool, reason).
+    ``tls_ca``: speak https and verify the server against it (see :func:`tls_context`);
+    ``tls_server_name``: the name its certificate must carry (default: the connect address)."""
     result = GateResult()
-    url = base_url(host, port)
+    url = base_url(host, port, tls=bool(tls_ca))
+    tls = {}
+    if tls_ca:
+        try:
+            tls = {"context": tls_context(tls_ca), "server_name": tls_server_name or None}
+        except (OSError, ssl.SSLError, ValueError) as err:
+            result.stage = "tls"
+            return _fail_now(result, "the CA to verify the server with cannot be loaded: %s"
+                             % (_why(err),))
     start = clock()
     deadline = start + timeout
 
@@ -179,8 +256,14 @@ def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
         if port_open(host, port, timeout=bounded(CONNECT_TIMEOUT_S)):
             try:
                 status, _ = http("GET", url + "/health", api_key=api_key,
-                                 timeout=bounded(HEALTH_TIMEOUT_S))
+                                 timeout=bounded(HEALTH_TIMEOUT_S), **tls)
             except NETWORK_ERRORS as err:
+                if _cert_error(err):  # it will not verify on the next try either
+                    result.stage = "tls"
+                    return fail("GET /health over https: %s; the server name checked was %r "
+                                "(vllm_service_tls_server_name), verified against %s" % (
+                                    _why(err), tls["server_name"] or _connect_host(host),
+                                    "the PEM given" if _is_pem(tls_ca) else tls_ca))
                 status, last = None, "GET /health failed: %s" % (_why(err),)
             if status == 200:
                 step("health", "GET /health 200")
@@ -200,7 +283,7 @@ def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
         return fail("not ready after %ds: no time left for GET /v1/models" % timeout)
     try:
         status, payload = http("GET", url + "/v1/models", api_key=api_key,
-                               timeout=bounded(MODELS_TIMEOUT_S))
+                               timeout=bounded(MODELS_TIMEOUT_S), **tls)
     except NETWORK_ERRORS as err:
         return fail("GET /v1/models failed: %s" % (_why(err),))
     names = []
@@ -222,7 +305,7 @@ def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
                 "temperature": 0}
         try:
             status, payload = http("POST", url + "/v1/completions", body=body, api_key=api_key,
-                                   timeout=bounded(COMPLETION_TIMEOUT_S))
+                                   timeout=bounded(COMPLETION_TIMEOUT_S), **tls)
         except NETWORK_ERRORS as err:
             return fail("POST /v1/completions failed: %s" % (_why(err),))
         tokens = None
@@ -250,8 +333,21 @@ def wait_ready(host, port, served_name, timeout=600, interval=2.0, api_key=None,
     return result
 
 
+def _cert_error(err):
+    return isinstance(getattr(err, "reason", err), ssl.SSLCertVerificationError)
+
+
+def _fail_now(result, detail):
+    result.detail = detail
+    return result
+
+
 def _why(err):
     """A network error in words (IncompleteRead's repr holds the bytes read, not the reason)."""
+    reason = getattr(err, "reason", err)
+    if isinstance(reason, ssl.SSLCertVerificationError):
+        return "the server's certificate does not verify (%s)" % (
+            getattr(reason, "verify_message", None) or reason)
     name = type(err).__name__
     text = str(err)
     if name == "IncompleteRead":

@@ -99,9 +99,14 @@ def to_prune(history, names, keep, protect):
             ranked.append(name)
     never = sorted((n for n in names if n not in ranked), reverse=True)
     ranked.extend(never)
-    kept = [n for n in protect if n in names]
+    # each protected release once: the module passes current in protect as well, and a name
+    # counted twice would keep one release fewer than asked
+    kept = []
+    for name in protect:
+        if name in names and name not in kept:
+            kept.append(name)
     for name in ranked:
-        if len(kept) >= max(keep, len([n for n in protect if n in names])):
+        if len(kept) >= keep:
             break
         if name not in kept:
             kept.append(name)

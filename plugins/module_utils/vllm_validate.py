@@ -331,6 +331,80 @@ def check_exposure(host, api_key, allow_unauthenticated=False):
             "behind a proxy that authenticates)" % _fmt(host)]
 
 
+# PEM as vLLM's (uvicorn's, Python's ssl) --ssl-certfile and --ssl-keyfile read it.
+_PEM_BLOCK = re.compile(r"-----BEGIN ([A-Z0-9 ]+)-----\r?\n([A-Za-z0-9+/=\r\n]+?)-----END \1-----")
+CERT_ACCEPTED = ("PEM text: one or more -----BEGIN CERTIFICATE----- blocks (the server's "
+                 "certificate first, then its intermediates), nothing else")
+KEY_ACCEPTED = ("PEM text of one unencrypted private key (-----BEGIN PRIVATE KEY-----, BEGIN RSA "
+                "PRIVATE KEY or BEGIN EC PRIVATE KEY), nothing else")
+CA_ACCEPTED = ("empty (the gate trusts vllm_service_tls_cert itself), PEM text of one or more "
+               "-----BEGIN CERTIFICATE----- blocks, or the absolute path of a PEM CA bundle on "
+               "the host (e.g. /etc/ssl/certs/ca-certificates.crt)")
+_KEY_LABELS = ("PRIVATE KEY", "RSA PRIVATE KEY", "EC PRIVATE KEY")
+
+
+def _pem_labels(text):
+    """The labels of ``text``'s PEM blocks when it holds only PEM blocks (whitespace between),
+    else None."""
+    if not isinstance(text, str):
+        return None
+    labels, rest = [], text
+    for match in _PEM_BLOCK.finditer(text):
+        labels.append(match.group(1))
+    rest = _PEM_BLOCK.sub("", text)
+    return labels if labels and not rest.strip() else None
+
+
+def check_tls(cert, key, ca=""):
+    """vllm_service_tls_cert, _key and _ca: both or neither of cert and key, each PEM of its
+    kind; the key is never shown (not even its first characters), only what is wrong with it."""
+    errors = []
+    cert = "" if cert is None else cert
+    key = "" if key is None else key
+    ca = "" if ca is None else ca
+    if bool(cert) != bool(key):
+        errors.append("vllm_service_tls_cert is %s and vllm_service_tls_key is %s; accepted: both "
+                      "(https) or neither (plain http)" % ("set" if cert else "empty",
+                                                           "set" if key else "empty"))
+    if cert:
+        labels = _pem_labels(cert)
+        if labels is None or any(label != "CERTIFICATE" for label in labels):
+            found = ", ".join(sorted(set(labels or []))) or "no PEM block"
+            errors.append("vllm_service_tls_cert holds %s; accepted: %s" % (found, CERT_ACCEPTED))
+    if key:
+        labels = _pem_labels(key)
+        if labels == ["ENCRYPTED PRIVATE KEY"]:
+            errors.append("vllm_service_tls_key is an encrypted private key (the value is not "
+                          "shown); vLLM takes no passphrase: keep the key in Ansible Vault and give "
+                          "it decrypted (openssl pkey -in key.pem); accepted: %s" % KEY_ACCEPTED)
+        elif labels is None or len(labels) != 1 or labels[0] not in _KEY_LABELS:
+            errors.append("vllm_service_tls_key is not a PEM private key (the value is not shown: "
+                          "it holds %s); accepted: %s" % (
+                              "%d PEM block(s)" % len(labels) if labels else "no PEM block",
+                              KEY_ACCEPTED))
+    if ca:
+        if not cert and not key:
+            errors.append("vllm_service_tls_ca is set, but vllm_service_tls_cert and "
+                          "vllm_service_tls_key are empty; accepted: a CA only with them")
+        if not isinstance(ca, str) or "-----BEGIN" in ca:
+            labels = _pem_labels(ca)
+            if labels is None or any(label != "CERTIFICATE" for label in labels):
+                errors.append("vllm_service_tls_ca holds %s; accepted: %s" % (
+                    ", ".join(sorted(set(labels or []))) or "no PEM block", CA_ACCEPTED))
+        elif check_absolute_path("vllm_service_tls_ca", ca):
+            errors.append("vllm_service_tls_ca is %r; accepted: %s" % (ca, CA_ACCEPTED))
+    return errors
+
+
+def exposure_warnings(host, api_key, tls):
+    """What the summary warns about (not refusals): an API key sent in clear over the network."""
+    if is_loopback(host) or not api_key or tls:
+        return []
+    return ["vllm_service_host is %s and the server speaks plain http: clients send the API key "
+            "in clear text over the network. Set vllm_service_tls_cert and vllm_service_tls_key "
+            "(keep the key in Ansible Vault), or put a TLS proxy in front" % _fmt(host)]
+
+
 def check_secret(name, value):
     """An API key or token: written to the secrets file, so one line; never shown in the error."""
     if value is None or value == "":
@@ -524,6 +598,11 @@ def validate_inputs(values, model_source_exists=None):
             and not check_host("vllm_service_host", values["vllm_service_host"]):
         errors.extend(check_exposure(values["vllm_service_host"], values["vllm_service_api_key"],
                                      values.get("vllm_service_allow_unauthenticated", False)))
+    if "vllm_service_tls_cert" in values or "vllm_service_tls_key" in values:
+        errors.extend(check_tls(values.get("vllm_service_tls_cert"), values.get("vllm_service_tls_key"),
+                                values.get("vllm_service_tls_ca")))
+    if "vllm_service_tls_server_name" in values and values["vllm_service_tls_server_name"]:
+        errors.extend(check_host("vllm_service_tls_server_name", values["vllm_service_tls_server_name"]))
     if "vllm_model_source" in values:
         errors.extend(check_model_source("vllm_model_source", values["vllm_model_source"],
                                          model_source_exists))

@@ -386,9 +386,12 @@ def value_holds(current, wanted, compare="equal"):
     """Whether ``current`` (a string from the file, or None) already satisfies ``wanted``.
 
     ``equal``: the same text, booleans case-insensitively; ``size``: the same number of bytes
-    (``16GB`` holds for ``16384MB``); ``size_at_least``: at least that many bytes."""
+    (``16GB`` holds for ``16384MB``); ``size_at_least``: at least that many bytes; ``if_absent``:
+    any value already there holds (a key set only where the file lacks it)."""
     if current is None:
         return False
+    if compare == "if_absent":  # any value the user put there stays
+        return True
     if compare in ("size", "size_at_least"):
         try:
             have = parse_size(current)

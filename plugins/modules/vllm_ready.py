@@ -23,6 +23,15 @@ options:
   interval: {description: Seconds between probes., type: float, default: 2.0}
   completion: {description: Also require one completion with tokens., type: bool, default: true}
   api_key: {description: Bearer token when the server requires one., type: str, no_log: true}
+  tls_ca:
+    description:
+      - Speak https and verify the server's certificate against this - PEM text or the path of
+        a PEM file on the host (the served certificate itself when self-signed, or a CA bundle).
+      - Empty or omitted - plain http.
+    type: str
+  tls_server_name:
+    description: The name the certificate must carry; default the address connected to.
+    type: str
   manager:
     description: How the server is run, to watch its process and read its log.
     type: str
@@ -46,7 +55,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 ready: {description: Whether every step passed., returned: always, type: bool}
-stage: {description: The step reached (connect, process, health, models, completion, ready)., returned: always, type: str}
+stage: {description: The step reached (connect, process, tls, health, models, completion, ready)., returned: always, type: str}
 detail: {description: What happened at that step., returned: always, type: str}
 elapsed_s: {description: Seconds waited., returned: always, type: float}
 steps: {description: Passed steps with their times., returned: always, type: list}
@@ -161,6 +170,8 @@ def main():
             interval=dict(type="float", default=2.0),
             completion=dict(type="bool", default=True),
             api_key=dict(type="str", no_log=True),
+            tls_ca=dict(type="str"),
+            tls_server_name=dict(type="str"),
             manager=dict(type="str", default="none", choices=["systemd", "launcher", "none"]),
             unit=dict(type="str", default="vllm.service"),
             pidfile=dict(type="path", default="/run/vllm/vllm.pid"),
@@ -181,7 +192,8 @@ def main():
         alive = launcher_alive(p["pidfile"])
     result = wait_ready(p["host"], p["port"], p["served_name"], timeout=p["timeout"],
                         interval=p["interval"], api_key=p["api_key"],
-                        completion=p["completion"], alive=alive).as_dict()
+                        completion=p["completion"], alive=alive, tls_ca=p["tls_ca"] or None,
+                        tls_server_name=p["tls_server_name"] or None).as_dict()
     if result["ready"]:
         module.exit_json(changed=False, **result)
     text = read_log(module, p["manager"], p["unit"], p["log_file"], DIAGNOSE_LINES)

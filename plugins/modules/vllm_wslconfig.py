@@ -29,6 +29,12 @@ options:
     description: C(SECTION.KEY) to value, set exactly (C(true)/C(false) compared case-insensitively).
     type: dict
     default: {}
+  settings_if_absent:
+    description:
+      - C(SECTION.KEY) to value, set only where the file lacks the key; a value already there is kept
+        and named in a warning (e.g. C(boot.command), which WSL takes once).
+    type: dict
+    default: {}
   memory:
     description: C(auto) (the rule), a size such as C(16GB), or empty to leave C(memory) alone.
     type: str
@@ -96,6 +102,15 @@ def build_settings(params, doc):
         if isinstance(value, bool):
             value = "true" if value else "false"
         settings.append({"section": section, "key": key, "value": str(value), "compare": "equal"})
+    for name, value in sorted(params["settings_if_absent"].items()):
+        if "." not in name:
+            raise WslConfigError("settings_if_absent key %r: expected SECTION.KEY, e.g. boot.command" % name)
+        section, key = name.rsplit(".", 1)
+        current = doc.get(section, key)
+        if current is not None and current.strip() != str(value):
+            warnings.append("[%s] %s is already %r in the file: left as it is, so it does not run %r"
+                            % (section, key, current.strip(), str(value)))
+        settings.append({"section": section, "key": key, "value": str(value), "compare": "if_absent"})
     memory, swap = params["memory"].strip(), params["swap"].strip()
     if memory or swap:
         ram = user_size("windows_memory", params["windows_memory"]) if params["windows_memory"].strip() else None
@@ -108,7 +123,7 @@ def build_settings(params, doc):
             if item["key"] in wanted:
                 settings.append(item)
                 reasons.append(item["reason"])
-        warnings = decision["warnings"]
+        warnings = warnings + decision["warnings"]
     return settings, reasons, warnings
 
 
@@ -117,6 +132,7 @@ def main():
         argument_spec=dict(
             path=dict(type="path", required=True),
             settings=dict(type="dict", default={}),
+            settings_if_absent=dict(type="dict", default={}),
             memory=dict(type="str", default=""),
             swap=dict(type="str", default=""),
             windows_memory=dict(type="str", default=""),

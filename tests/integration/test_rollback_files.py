@@ -5,7 +5,8 @@ failed: the rollback must put the options back and remove the secrets file it cr
 send no key), and leave no backup behind. A run that unset the key (the secrets file removed, a
 copy kept as main.yml does): the rollback puts the secrets file back. The files live in a
 throwaway folder; the restart is /bin/true (the launcher's place) and the gate of the previous
-release times out after 1 s.
+release times out after 1 s. The same for the TLS certificate and key: a run that turned TLS on
+has them removed, one that turned it off has them put back with their modes.
 """
 import json
 import os
@@ -31,7 +32,8 @@ PLAY = """
     - name: What exists before the run
       ansible.builtin.stat:
         path: "{{ item }}"
-      loop: ["{{ cfg }}/vllm.yaml", "{{ cfg }}/vllm.env", "{{ cfg }}/secrets.env", "{{ cfg }}/launcher.json"]
+      loop: ["{{ cfg }}/vllm.yaml", "{{ cfg }}/vllm.env", "{{ cfg }}/secrets.env", "{{ cfg }}/launcher.json",
+             "{{ cfg }}/tls/cert.pem", "{{ cfg }}/tls/key.pem"]
       register: __vllm_service_files_before
     - name: New options
       ansible.builtin.copy: {content: "port: 9\\n", dest: "{{ cfg }}/vllm.yaml", mode: "0640", backup: true}
@@ -55,6 +57,26 @@ PLAY = """
       ansible.builtin.file: {path: "{{ cfg }}/secrets.env", state: absent}
       register: __vllm_service_secrets_removed
       when: not add_key
+    - name: TLS certificate written when one is set
+      ansible.builtin.copy: {content: "CERT new\\n", dest: "{{ cfg }}/tls/cert.pem", mode: "0644", backup: true}
+      register: __vllm_service_tls_cert_written
+      when: add_tls
+    - name: TLS key written when one is set
+      ansible.builtin.copy: {content: "KEY new-tls-secret\\n", dest: "{{ cfg }}/tls/key.pem", mode: "0640", backup: true}
+      register: __vllm_service_tls_key_written
+      no_log: true
+      when: add_tls
+    - name: Keep the TLS files before removing them
+      ansible.builtin.copy: {src: "{{ item }}", dest: "{{ item }}.rollback~", remote_src: true, mode: "0600"}
+      loop: ["{{ cfg }}/tls/cert.pem", "{{ cfg }}/tls/key.pem"]
+      register: __vllm_service_tls_kept
+      no_log: true
+      when: not add_tls and item in (__vllm_service_files_before | vllm_existing_files)
+    - name: TLS files removed when no certificate is set
+      ansible.builtin.file: {path: "{{ item }}", state: absent}
+      loop: ["{{ cfg }}/tls/cert.pem", "{{ cfg }}/tls/key.pem"]
+      register: __vllm_service_tls_removed
+      when: not add_tls
     - name: What the rollback reads of the run
       ansible.builtin.set_fact:
         __vllm_service_switch: {changed: false}
@@ -75,18 +97,23 @@ PLAY = """
 """
 
 
-def run(tmp_path, add_key, files):
+def run(tmp_path, add_key, files, add_tls=False, modes=None):
     cfg = tmp_path / "etc"
     cfg.mkdir()
+    if add_tls or any(name.startswith("tls/") for name in files):
+        (cfg / "tls").mkdir()
     for name, text in files.items():
         (cfg / name).write_text(text)
+        if name in (modes or {}):
+            (cfg / name).chmod(modes[name])
     (tmp_path / "play.yml").write_text(PLAY)
     (tmp_path / "hosts.yml").write_text(
         "all:\n  hosts:\n    testbox:\n      ansible_connection: local\n"
         "      ansible_python_interpreter: %s\n" % sys.executable)
     extra = {"vllm_service_config_dir": str(cfg), "vllm_service_log_dir": str(tmp_path / "log"),
              "vllm_service_state_dir": str(tmp_path / "state"), "vllm_service_manager": "launcher",
-             "vllm_service_ready_timeout": 1, "vllm_service_port": 1, "add_key": add_key,
+             "vllm_service_ready_timeout": 1, "vllm_service_port": 1, "add_key": add_key, "add_tls": add_tls,
+             "vllm_service_group": "root",
              "vllm_report_path": str(tmp_path / "report.json"),
              "rollout_file": str(tmp_path / "rollout.json")}
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1",
@@ -115,3 +142,26 @@ def test_a_secrets_file_the_run_removed_is_put_back(tmp_path):
     assert oct((cfg / "secrets.env").stat().st_mode & 0o777) == "0o600"
     assert sorted(os.listdir(str(cfg))) == ["secrets.env", "vllm.env", "vllm.yaml"]
     assert "VLLM_API_KEY=old" not in out
+
+
+def test_tls_files_the_run_created_are_removed(tmp_path):
+    cfg, rollout, out = run(tmp_path, True, {"vllm.yaml": "port: 8000\n", "vllm.env": "A=1\n"},
+                            add_tls=True)
+    assert rollout["rolled_back"] is True
+    assert os.listdir(str(cfg / "tls")) == []   # no certificate, key or backup left
+    assert "new-tls-secret" not in out
+
+
+def test_tls_files_the_run_removed_are_put_back_with_their_modes(tmp_path):
+    files = {"vllm.yaml": "port: 8000\n", "vllm.env": "A=1\n", "tls/cert.pem": "CERT old\n",
+             "tls/key.pem": "KEY old-tls-secret\n"}
+    # the key was world-readable before: it comes back as the role writes it (0640)
+    cfg, rollout, out = run(tmp_path, True, files,
+                            modes={"tls/cert.pem": 0o644, "tls/key.pem": 0o644})
+    assert rollout["rolled_back"] is True
+    assert (cfg / "tls" / "cert.pem").read_text() == "CERT old\n"
+    assert (cfg / "tls" / "key.pem").read_text() == "KEY old-tls-secret\n"
+    assert oct((cfg / "tls" / "cert.pem").stat().st_mode & 0o777) == "0o644"
+    assert oct((cfg / "tls" / "key.pem").stat().st_mode & 0o777) == "0o640"
+    assert sorted(os.listdir(str(cfg / "tls"))) == ["cert.pem", "key.pem"]
+    assert "old-tls-secret" not in out

@@ -2,75 +2,45 @@
 WSL2: systemd-analyze scores its exposure (at most 3.5: "OK"), verify loads it, the GPU units keep
 their device ACL and the unit writes only where the role says it does.
 
-The template is rendered with Jinja2 and the project's filters; the role's internal variables it
-uses are rendered from vars/main.yml the way Ansible would (a native Jinja2 environment)."""
-import os
-import re
-import shutil
+The template is rendered by plugins/module_utils/vllm_render.py (what scripts/plan --render
+writes): Jinja2 with the project's filters, the role's internal variables rendered from
+vars/main.yml the way Ansible would (a native Jinja2 environment)."""
 import subprocess
 
-import jinja2
-import jinja2.nativetypes
 import pytest
-import yaml
 
-from vllm_testlib import ROOT, load_filter
+import vllm_render
+from vllm_testlib import MAX_EXPOSURE, SYSTEMD_ANALYZE, needs_systemd_analyze, unit_exposure
 
-ROLE = os.path.join(ROOT, "roles", "vllm_service")
-SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
-needs_systemd_analyze = pytest.mark.skipif(
-    SYSTEMD_ANALYZE is None, reason="systemd-analyze is not installed (apt-get install systemd)")
-MAX_EXPOSURE = 3.5
-FILTERS = load_filter().FilterModule().filters()
-# the internal variables the unit template reads, in the order they depend on each other
-INTERNALS = ["__vllm_service_served_name", "__vllm_service_options_file", "__vllm_service_env_file",
-             "__vllm_service_secrets_file", "__vllm_service_argv", "__vllm_service_sandbox",
-             "__vllm_service_launcher_lib", "__vllm_service_unit"]
 HOSTS = {
     "cpu": ("cpu", False, ["bin/python", "-m", "vllm.entrypoints.openai.api_server"]),
     "cuda": ("cuda", False, ["bin/vllm", "serve"]),
     "cuda_wsl": ("cuda", True, ["bin/vllm", "serve"]),
 }
-
-
-def _load(*parts):
-    with open(os.path.join(ROLE, *parts)) as handle:
-        return yaml.safe_load(handle)
-
-
-def _regex_replace(value, pattern, replacement):
-    return re.sub(pattern, replacement, value)
+GPU = {"gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 4090", "memory_total_mib": 24564,
+                 "memory_used_mib": 232, "compute_capability": "8.9"}]}
 
 
 def render_unit(tmp_path, kind, **overrides):
+    """The unit as the role renders it (vllm_render: the role's template and variables)."""
     backend, wsl, server_command = HOSTS[kind]
     python_root = tmp_path / "opt" / "vllm"
-    context = dict(_load("defaults", "main.yml"))
-    context.update({
-        "ansible_managed": "Ansible managed",
-        "vllm_python_root": str(python_root),
-        "vllm_preflight_plan": {"backend": backend, "server_command": server_command},
-        "vllm_host": {"wsl": {"is_wsl": wsl}},
-        "vllm_model_result": {"path": "/var/lib/vllm/models/builtin-tiny-llama", "name": "tiny-llama"},
-        "vllm_python_result": {"interpreter": "/usr/bin/python3.11"},
-    })
-    context.update(overrides)
-    native = jinja2.nativetypes.NativeEnvironment()
-    native.filters.update(FILTERS)
-    internals = _load("vars", "main.yml")
-    for name in INTERNALS:
-        context[name] = native.from_string(internals[name]).render(context)
+    variables = dict({"vllm_python_root": str(python_root),
+                      "vllm_model_result": {"path": "/var/lib/vllm/models/builtin-tiny-llama",
+                                            "name": "tiny-llama"},
+                      "vllm_python_result": {"interpreter": "/usr/bin/python3.11"}}, **overrides)
+    variables["vllm_model_result"] = dict(variables["vllm_model_result"],
+                                          config=vllm_render.BUILTIN_MODEL_CONFIG,
+                                          size_bytes=vllm_render.BUILTIN_MODEL_BYTES)
+    plan = {"backend": backend, "server_command": server_command}
+    host = vllm_render.stand_in_host(GPU if backend == "cuda" else None, wsl)
+    context = vllm_render.role_context(plan, host, variables)
     # verify checks that the command exists and is executable
     command = python_root / "current" / "venv" / server_command[0]
     command.parent.mkdir(parents=True, exist_ok=True)
     command.write_text("#!/bin/sh\n")
     command.chmod(0o755)
-    env = jinja2.Environment(trim_blocks=True, undefined=jinja2.StrictUndefined)
-    env.filters.update(FILTERS)
-    env.filters["comment"] = lambda text: "#\n# %s\n#" % text
-    env.filters["regex_replace"] = _regex_replace
-    with open(os.path.join(ROLE, "templates", "vllm.service.j2")) as handle:
-        text = env.from_string(handle.read()).render(context)
+    text = vllm_render.render_template("vllm.service.j2", context)
     unit = tmp_path / "vllm.service"  # systemd-analyze wants the unit's own name
     unit.write_text(text)
     return unit, text, context
@@ -81,12 +51,7 @@ def directives(text, name):
 
 
 def exposure(unit):
-    proc = subprocess.run([SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(unit)],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120,
-                          universal_newlines=True)
-    match = re.search(r"Overall exposure level for vllm\.service: (\d+(?:\.\d+)?) (\w+)", proc.stdout)
-    assert match, proc.stdout[-3000:]
-    return float(match.group(1)), proc.stdout
+    return unit_exposure(unit)
 
 
 @needs_systemd_analyze

@@ -135,3 +135,94 @@ def test_without_file_runs_local_nvidia_smi_or_plans_cpu(tmp_path):
     assert data["gpu"]["cuda_version"] == "13.0"
     assert data["gpu"]["gpus"][0]["compute_capability_source"] == "query"
     assert data["plan"]["cuda_variant"] == "cu130"
+
+
+# --- --render: the files a host would get, under a folder --------------------------------------
+import pytest  # noqa: E402
+
+from vllm_testlib import MAX_EXPOSURE, make_tls_cert, needs_systemd_analyze, unit_exposure  # noqa: E402
+
+SECRETS = {"vllm_service_api_key": "sk-RENDER-api-key-7f3a9c", "vllm_service_hf_token": "hf_RENDERtoken4b2e8d"}
+RENDERS = {
+    "gpu": (corpus("08_rtx4090_580.65.06_cuda13.txt"), "cuda"),
+    "cpu": (os.path.join(FIXTURES, "csv_compute_cap_field_invalid_old_driver.txt"), "cpu"),
+}
+
+
+def render(tmp_path, kind, extra, *more):
+    dest = tmp_path / "root"
+    smi, _ = RENDERS[kind]
+    out = run("--nvidia-smi-file", smi, "--python", "3.12", "--arch", "x86_64", "--render", str(dest),
+              "-e", json.dumps(extra), *more)
+    return out, dest
+
+
+def tree(dest):
+    found = {}
+    for folder, _, names in os.walk(str(dest)):
+        for name in names:
+            path = os.path.join(folder, name)
+            found["/" + os.path.relpath(path, str(dest))] = oct(os.stat(path).st_mode & 0o777)
+    return found
+
+
+@needs_systemd_analyze
+@pytest.mark.parametrize("kind", sorted(RENDERS))
+def test_render_writes_the_host_files_at_their_paths_and_no_secret_elsewhere(tmp_path, kind):
+    _, _, cert, key = make_tls_cert(tmp_path)
+    extra = dict(SECRETS, vllm_service_host="0.0.0.0", vllm_service_tls_cert=cert, vllm_service_tls_key=key)
+    out, dest = render(tmp_path, kind, extra)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert tree(dest) == {
+        "/etc/vllm/vllm.yaml": "0o640", "/etc/vllm/vllm.env": "0o640", "/etc/vllm/secrets.env": "0o600",
+        "/etc/vllm/tls/cert.pem": "0o644", "/etc/vllm/tls/key.pem": "0o640",
+        "/etc/systemd/system/vllm.service": "0o644", "/etc/vllm/launcher.json": "0o644",
+        "/usr/local/sbin/vllm-launcher": "0o755", "/usr/local/lib/vllm-provision/vllm_launcher.py": "0o644",
+    }
+    options = (dest / "etc/vllm/vllm.yaml").read_text()
+    assert 'ssl-certfile: "/etc/vllm/tls/cert.pem"' in options
+    assert 'ssl-keyfile: "/etc/vllm/tls/key.pem"' in options
+    assert ("gpu-memory-utilization" in options) is (RENDERS[kind][1] == "cuda")
+    unit = (dest / "etc/systemd/system/vllm.service").read_text()
+    assert ("DeviceAllow=char-nvidia* rw" in unit) is (RENDERS[kind][1] == "cuda")
+    assert (dest / "etc/vllm/tls/key.pem").read_text() == key.strip() + "\n"
+    score, report = unit_exposure(dest / "etc/systemd/system/vllm.service")
+    assert score <= MAX_EXPOSURE, report
+    # every secret only in its own file; the TLS key's body (not just its PEM frame) only in key.pem
+    key_body = "".join(key.strip().splitlines()[1:-1])
+    allowed = {SECRETS["vllm_service_api_key"]: "/etc/vllm/secrets.env",
+               SECRETS["vllm_service_hf_token"]: "/etc/vllm/secrets.env",
+               key_body: "/etc/vllm/tls/key.pem"}
+    for path in tree(dest):
+        text = (dest / path.lstrip("/")).read_text()
+        flat = "".join(text.split())
+        for secret, home in allowed.items():
+            assert (secret in flat) is (path == home), (secret[:6], path)
+    for secret in allowed:
+        assert secret not in "".join((out.stdout + out.stderr).split())
+    assert "VLLM_API_KEY=\"%s\"" % SECRETS["vllm_service_api_key"] in (dest / "etc/vllm/secrets.env").read_text()
+
+
+def test_render_one_manager_and_plain_http(tmp_path):
+    out, dest = render(tmp_path, "cpu", {}, "--manager", "systemd")
+    assert out.returncode == 0, out.stdout[-3000:]
+    assert sorted(tree(dest)) == ["/etc/systemd/system/vllm.service", "/etc/vllm/vllm.env",
+                                  "/etc/vllm/vllm.yaml"]
+    assert "ssl-" not in (dest / "etc/vllm/vllm.yaml").read_text()
+    assert "wrote 0640 %s" % (dest / "etc/vllm/vllm.yaml") in out.stdout
+
+
+def test_render_refuses_what_the_preflight_refuses_and_writes_nothing(tmp_path):
+    out, dest = render(tmp_path, "cpu", {"vllm_service_tls_cert": "-----BEGIN CERTIFICATE-----\nAA==\n"
+                                         "-----END CERTIFICATE-----\n", "vllm_service_options": {"ssl_keyfile": "/k"}})
+    assert out.returncode == 1
+    assert "REFUSED: vllm_service_tls_cert is set and vllm_service_tls_key is empty" in out.stdout
+    assert "vllm_service_tls_key" in out.stdout and "ssl_keyfile" in out.stdout
+    assert not dest.exists()
+
+
+def test_help_says_what_render_stands_in_for():
+    out = run("--help")
+    assert out.returncode == 0
+    assert "--render DIR writes the files the vllm_service role would write" in out.stdout
+    assert "the release's paths from the defaults (vllm_python_root/current)" in out.stdout

@@ -509,3 +509,20 @@ def test_diagnose_unit_names_the_doctors_cause_after_a_crash_and_nothing_after_a
     out = io.StringIO()
     assert L.diagnose_unit("vllm.service", {"SERVICE_RESULT": "success"}, out, run) == 0
     assert out.getvalue() == "" and len(calls) == 1
+
+
+def test_start_leaves_the_server_to_systemd_where_it_is_pid1(config, tmp_path, monkeypatch):
+    cfg, tmp = config
+    proc = tmp_path / "proc"
+    (proc / "1").mkdir(parents=True)
+    (proc / "1" / "comm").write_text("systemd\n")
+    run_dir = tmp_path / "run-systemd-system"
+    run_dir.mkdir()
+    assert L.systemd_is_pid1(str(proc), str(run_dir))
+    assert not L.systemd_is_pid1(str(proc), str(tmp_path / "absent"))
+    (proc / "1" / "comm").write_text("catatonit\n")
+    assert not L.systemd_is_pid1(str(proc), str(run_dir))
+    monkeypatch.setattr(L, "systemd_is_pid1", lambda: True)
+    out = io.StringIO()
+    assert L.start(cfg, out) == 0 and "systemd is PID 1 here" in out.getvalue()
+    assert L.read_pid(cfg["pidfile"]) is None

@@ -335,3 +335,93 @@ def test_an_endless_answer_is_cut_at_the_size_limit(monkeypatch):
     big = _json({"data": [{"id": "tiny"}], "pad": "x" * 5000})
     result, _ = _gate({"/health": HEALTH_OK, "/v1/models": big})
     assert not result.ready and result.stage == "models"  # cut JSON: the name is not listed
+
+
+# --- TLS: a real https server on 127.0.0.1 with a certificate made for the test ----------------
+import shutil  # noqa: E402
+import ssl  # noqa: E402
+
+from vllm_testlib import make_tls_cert  # noqa: E402
+
+needs_openssl = pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+
+
+def tls_server(cert, keyfile, **kwargs):
+    fake = FakeVllm(**kwargs)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, keyfile)
+    fake.server.socket = context.wrap_socket(fake.server.socket, server_side=True)
+    return fake.start()
+
+
+@needs_openssl
+def test_the_gate_speaks_https_and_verifies_the_self_signed_certificate(tmp_path):
+    cert, key, cert_text, _ = make_tls_cert(tmp_path)
+    fake = tls_server(cert, key, key="sk-tls")
+    try:
+        for ca in (cert, cert_text):  # a path or the PEM text
+            result = r.wait_ready("127.0.0.1", fake.port, "tiny", timeout=10, interval=0.05,
+                                  api_key="sk-tls", tls_ca=ca)
+            assert result.ready, result.as_dict()
+        # the name checked may differ from the address connected to (a bind on 0.0.0.0)
+        result = r.wait_ready("0.0.0.0", fake.port, "tiny", timeout=10, interval=0.05,
+                              api_key="sk-tls", tls_ca=cert, tls_server_name="localhost")
+        assert result.ready, result.as_dict()
+    finally:
+        fake.stop()
+    assert ("GET", "/health") in fake.requests
+
+
+@needs_openssl
+def test_a_certificate_for_another_name_fails_the_gate_at_once(tmp_path):
+    cert, key, _, _ = make_tls_cert(tmp_path, san="DNS:vllm.example.com")
+    fake = tls_server(cert, key)
+    try:
+        result = r.wait_ready("127.0.0.1", fake.port, "tiny", timeout=20, interval=0.05, tls_ca=cert)
+        assert not result.ready and result.stage == "tls"
+        assert "does not verify" in result.detail and "'127.0.0.1'" in result.detail
+        assert result.elapsed < 5  # not after the whole timeout
+        named = r.wait_ready("127.0.0.1", fake.port, "tiny", timeout=10, interval=0.05,
+                             tls_ca=cert, tls_server_name="vllm.example.com")
+        assert named.ready, named.as_dict()
+    finally:
+        fake.stop()
+
+
+@needs_openssl
+def test_a_server_with_another_certificate_is_not_trusted(tmp_path):
+    cert, key, _, _ = make_tls_cert(tmp_path)
+    other, _, _, _ = make_tls_cert(tmp_path, name="other")
+    fake = tls_server(cert, key)
+    try:
+        result = r.wait_ready("127.0.0.1", fake.port, "tiny", timeout=10, interval=0.05, tls_ca=other)
+    finally:
+        fake.stop()
+    assert not result.ready and result.stage == "tls"
+    assert "certificate verify failed" in result.detail or "self-signed" in result.detail
+
+
+@needs_openssl
+def test_plain_http_to_a_tls_server_does_not_pass(tmp_path):
+    cert, key, _, _ = make_tls_cert(tmp_path)
+    fake = tls_server(cert, key)
+    try:
+        result = r.wait_ready("127.0.0.1", fake.port, "tiny", timeout=1, interval=0.05)
+    finally:
+        fake.stop()
+    assert not result.ready
+
+
+def test_an_unreadable_ca_fails_at_stage_tls(tmp_path):
+    result = r.wait_ready("127.0.0.1", 1, "tiny", timeout=1, tls_ca=str(tmp_path / "missing.pem"))
+    assert not result.ready and result.stage == "tls" and "cannot be loaded" in result.detail
+
+
+@pytest.mark.parametrize("host, tls, url", [
+    ("127.0.0.1", False, "http://127.0.0.1:8000/v1"),
+    ("0.0.0.0", True, "https://0.0.0.0:8000/v1"),
+    ("::", True, "https://[::]:8000/v1"),
+])
+def test_service_url(host, tls, url):
+    assert r.service_url(host, 8000, tls) == url
+    assert r.base_url(host, 8000, tls).startswith("https://" if tls else "http://")

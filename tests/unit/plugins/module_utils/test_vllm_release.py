@@ -114,3 +114,11 @@ def test_probe_reports_a_python_that_fails(tmp_path):
     os.chmod(script, 0o755)
     ok, why = rel.probe_python(os.path.join(root, "releases", "bad"))
     assert not ok and why == "venv/bin/python fails: cannot find encodings"
+
+
+def test_prune_counts_a_release_protected_twice_once():
+    # the module protects current and also passes it in protect: keep 3 must leave 3
+    names = ["r1", "r2", "r3", "r4"]
+    history = ["r1", "r2", "r3", "r4"]
+    assert rel.to_prune(history, names, 3, ["r4", "r4"]) == ["r1"]
+    assert rel.to_prune(history, names, 2, ["r4", "r3", "r4"]) == ["r1", "r2"]

@@ -1,5 +1,6 @@
 import os
 
+import pytest
 from ansible.module_utils import basic
 
 from vllm_testlib import free_port, load_module
@@ -120,3 +121,44 @@ def test_the_log_is_never_read_through_a_link(module_runner, tmp_path):
         assert result["failed"] and result["stage"] == "process"
         assert "$6$hash" not in repr(result)
         assert "the log was not read" in result["log_tail"][0]
+
+
+def test_the_module_speaks_https_with_tls_ca_and_fails_at_stage_tls_on_a_wrong_name(module_runner, tmp_path):
+    import shutil
+    import ssl
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    from vllm_testlib import make_tls_cert
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    cert, key, _, _ = make_tls_cert(tmp_path, san="IP:127.0.0.1")
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            body = b"{}" if self.path == "/health" else b'{"data": [{"id": "tiny"}]}'
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        base = {"port": server.server_address[1], "served_name": "tiny", "timeout": 10,
+                "interval": 0.1, "completion": False}
+        ok = module_runner(vllm_ready, dict(base, tls_ca=cert))
+        wrong = module_runner(vllm_ready, dict(base, tls_ca=cert, tls_server_name="vllm.example.com"))
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert ok["ready"] and not ok.get("failed"), ok
+    assert wrong["failed"] and wrong["stage"] == "tls"
+    assert "'vllm.example.com'" in wrong["msg"]

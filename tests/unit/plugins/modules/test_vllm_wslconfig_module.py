@@ -93,3 +93,18 @@ def test_relocate_module_fails_with_the_reason(module_runner, tmp_path):
     result = module_runner(vllm_model_relocate, {"src": str(src), "store": str(tmp_path / "store"), "name": "m",
                                                  "force": True})
     assert result["failed"] and "not made by this relocation" in result["msg"]
+
+
+def test_a_setting_if_absent_is_added_once_and_never_replaces_the_users(module_runner, tmp_path):
+    path = tmp_path / "wsl.conf"
+    path.write_text("[boot]\nsystemd=false\n")
+    args = {"path": str(path), "settings_if_absent": {"boot.command": "/usr/local/sbin/vllm-launcher start"}}
+    result = module_runner(vllm_wslconfig, args)
+    assert result["changed"]
+    assert path.read_text() == "[boot]\nsystemd=false\ncommand=/usr/local/sbin/vllm-launcher start\n"
+    assert not module_runner(vllm_wslconfig, args)["changed"]
+    path.write_text("[boot]\ncommand=/opt/mine.sh\n")
+    result = module_runner(vllm_wslconfig, args)
+    assert not result["changed"] and path.read_text() == "[boot]\ncommand=/opt/mine.sh\n"
+    assert result["warnings_rule"] == ["[boot] command is already '/opt/mine.sh' in the file: left as it "
+                                       "is, so it does not run '/usr/local/sbin/vllm-launcher start'"]
