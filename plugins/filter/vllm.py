@@ -39,6 +39,7 @@ _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 if _UTILS not in sys.path:
     sys.path.insert(0, _UTILS)
 
+import vllm_day2  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_flags  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
@@ -279,4 +280,5 @@ class FilterModule(object):
             "vllm_pip_source_args": vllm_wheelhouse.pip_source_args,
             "vllm_wheelhouse_missing": vllm_wheelhouse.missing,
             "vllm_serving": vllm_report.serving_state,
+            "vllm_day2_commands": vllm_day2.next_lines,
         }

@@ -60,6 +60,10 @@ def project_filters():
         "combine": lambda *dicts: dict(kv for d in dicts for kv in d.items()),
         "dict2items": lambda d: [{"key": k, "value": v} for k, v in d.items()],
         "items2dict": lambda items: dict((i["key"], i["value"]) for i in items),
+        "dirname": os.path.dirname,
+        "basename": os.path.basename,
+        "bool": lambda value: value if isinstance(value, bool) else str(value).strip().lower() in (
+            "yes", "on", "1", "true"),
     }
     filters.update(module.FilterModule().filters())
     return filters

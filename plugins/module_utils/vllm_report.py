@@ -40,13 +40,15 @@ A host's status
 ``unreachable``  Ansible could not reach it
 ``not reached``  targeted, but the run stopped before its batch (failure budget, every host of
                  a batch failed)
+``removed``      ``vllm_state: absent``: the server was stopped and removed (the result says what
+                 went and what was kept); in check mode: would be removed
 ``checked``      check mode, or a run whose tags leave the readiness gate out: it went through
                  without failing, nothing was proven about the server
 ``no result``    no rollout result and no failure: the run ended before the host finished its
                  service role (with max_fail_percentage, another host's failure stops the whole
                  batch where it stands), or its tags left the role out
 
-Exit status (:func:`exit_status`): 0 when every targeted host is ``ready`` (in check mode or
+Exit status (:func:`exit_status`): 0 when every targeted host is ``ready`` or ``removed`` (in check mode or
 when tags leave the gate out: when none failed); 3 when the hosts that are not are all
 ``refused`` or ``not reached`` (nothing changed anywhere); 4 when some are ``unreachable`` and
 none changed anything and failed; 1 otherwise (a host failed after a change, is not ready, was
@@ -67,7 +69,8 @@ UNREACHABLE = "unreachable"
 NOT_REACHED = "not reached"
 CHECKED = "checked"
 NO_RESULT = "no result"
-STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, REFUSED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT)
+REMOVED = "removed"
+STATUSES = (READY, ROLLED_BACK, NOT_READY, FAILED, REFUSED, UNREACHABLE, NOT_REACHED, CHECKED, NO_RESULT, REMOVED)
 # how the details and the counts name a status where its table word is short
 STATUS_TEXT = {REFUSED: "refused before any change"}
 # statuses that "not ready" alone would misstate: the summary line names them
@@ -83,7 +86,7 @@ RESULT_FACT = "vllm_service_rollout"
 SERVING_FACT = "vllm_preflight_serving"
 RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "previous_ready",
                  "backend", "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis",
-                 "stage", "detail")
+                 "stage", "detail", "removed")
 TABLE_COLUMNS = (("HOST", "host"), ("STATUS", "status"), ("RELEASE", "release"), ("BACKEND", "backend"),
                  ("VLLM", "vllm_version"), ("TORCH", "torch_version"), ("WHY", "why"))
 WHY_WIDTH = 60
@@ -139,6 +142,9 @@ def host_status(host, result=None, failure=None, seen=None, check_mode=False, re
     ``result``, its last standing ``failure`` (with ``changed``, the changes before it), the hosts
     ``seen`` running a task, whether this was a check run and whether the gate was in it."""
     if result is not None:
+        if _truthy(result.get("removed")):
+            # vllm_state absent: removed on purpose, not a server that failed
+            return FAILED if failure else REMOVED
         ready = _truthy(result.get("ready"))
         if _truthy(result.get("rolled_back")):
             # the release this run tried failed its gate; the previous one serves again
@@ -207,6 +213,8 @@ def _why(status, result, failure, serving=None):
     """What explains a host that is not plainly ready: diagnosis, failed task, or the status."""
     if status in (READY, CHECKED):
         return ""
+    if status == REMOVED:
+        return _one_line((result or {}).get("detail") or "removed")
     parts = []
     if status == ROLLED_BACK and result:
         parts.append("%s failed; back on %s%s" % (
@@ -242,6 +250,7 @@ def build_row(host, result=None, failure=None, seen=None, check_mode=False, requ
     for field in RESULT_FIELDS:
         row[field] = (result or {}).get(field)
     row["ready"] = _truthy(row["ready"]) if result is not None else False
+    row["removed"] = _truthy(row["removed"]) if result is not None else False
     row["rolled_back"] = _truthy(row["rolled_back"]) if result is not None else False
     row["failed_task"] = (failure or {}).get("task")
     row["message"] = _one_line(failure.get("message")) if failure else None
@@ -280,11 +289,13 @@ def build_report(hosts, results, failures=None, seen=None, check_mode=False, req
         "targeted": len(rows),
         "ready": by_status[READY],
         "rolled_back": by_status[ROLLED_BACK],
-        "not_ready": len(rows) - by_status[READY] - by_status[ROLLED_BACK] - by_status[CHECKED],
+        "not_ready": (len(rows) - by_status[READY] - by_status[ROLLED_BACK] - by_status[CHECKED]
+                      - by_status[REMOVED]),
         "checked": by_status[CHECKED],
+        "removed": by_status[REMOVED],
         "by_status": dict((s, n) for s, n in by_status.items() if n),
     }
-    good = (READY,) if (require_gate and not check_mode) else (READY, CHECKED)
+    good = (READY, REMOVED) if (require_gate and not check_mode) else (READY, CHECKED, REMOVED)
     return {
         "check_mode": bool(check_mode),
         "require_gate": bool(require_gate),
@@ -316,7 +327,7 @@ def exit_status(report, run_rc=0):
     rows = report.get("hosts") or []
     if report.get("ok") and not run_rc:
         return EXIT_OK
-    bad = set(row["status"] for row in rows if row["status"] != READY)
+    bad = set(row["status"] for row in rows if row["status"] not in (READY, REMOVED))
     if not rows or not bad or bad - {REFUSED, UNREACHABLE, NOT_REACHED} or bad == {NOT_REACHED}:
         return EXIT_FAILED
     return EXIT_UNREACHABLE if UNREACHABLE in bad else EXIT_REFUSED
@@ -332,6 +343,8 @@ def summary_line(report):
         words += " (%s)" % ", ".join(named)
     if counts["checked"]:
         words += ", %d checked" % counts["checked"]
+    if counts.get("removed"):
+        words += ", %d removed" % counts["removed"]
     if report["check_mode"]:
         words += " (check mode: nothing was started, no server was probed)"
     elif not report["require_gate"]:
@@ -361,7 +374,7 @@ def render_table(report, why_width=WHY_WIDTH):
     lines.extend(fmt(c) for c in cells)
     details = []
     for row in rows:
-        if row["status"] in (READY, CHECKED):
+        if row["status"] in (READY, CHECKED, REMOVED):
             continue
         details.append("%s (%s):" % (row["host"], STATUS_TEXT.get(row["status"], row["status"])))
         if row["status"] == REFUSED:
@@ -416,14 +429,15 @@ _HOSTS_RE = re.compile(r"^\s*hosts \(\d+\):\s*$")
 
 def parse_listing(text):
     """Plays from ``ansible-playbook --list-hosts [--list-tasks]`` output:
-    ``[{"name", "pattern", "hosts": [...], "tasks": N}]`` (N is None without --list-tasks)."""
+    ``[{"name", "pattern", "hosts": [...], "tasks": N, "task_names": [...]}]`` (N is None without
+    --list-tasks; ``task_names`` as listed, ``role : name`` with the name's Jinja untemplated)."""
     plays = []
     section = None
     for raw in (text or "").splitlines():
         match = _PLAY_RE.match(raw)
         if match:
             plays.append({"name": match.group("name").strip(), "pattern": match.group("pattern"),
-                          "hosts": [], "tasks": None})
+                          "hosts": [], "tasks": None, "task_names": []})
             section = None
             continue
         if not plays:
@@ -442,6 +456,7 @@ def parse_listing(text):
             plays[-1]["hosts"].append(stripped)
         elif section == "tasks":
             plays[-1]["tasks"] += 1
+            plays[-1]["task_names"].append(stripped.split("\tTAGS:", 1)[0].strip())
     return plays
 
 
@@ -466,6 +481,28 @@ def task_totals(plays, skip_patterns=("localhost",)):
         for host in play["hosts"]:
             totals[host] = totals.get(host, 0) + (play["tasks"] or 0)
     return totals
+
+
+def listed_tasks(plays, skip_patterns=("localhost",)):
+    """{host: [task names listed for it before the run, in order]} (see :func:`parse_listing`)."""
+    listed = {}
+    for play in plays:
+        if play["pattern"] in skip_patterns or play.get("task_names") is None or play.get("tasks") is None:
+            # without --list-tasks (or a listing that names no task): no fixed list to count
+            continue
+        for host in play["hosts"]:
+            listed.setdefault(host, []).extend(play["task_names"])
+    return listed
+
+
+_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}")
+
+
+def task_pattern(listed_name):
+    """A listed task name as a regular expression for the name the run gives it: the listing
+    prints names untemplated, the run templated (``{{ x }}`` matches anything)."""
+    parts = _JINJA_RE.split(listed_name)
+    return re.compile("^" + ".*".join(re.escape(p) for p in parts) + "$", re.DOTALL)
 
 
 # --------------------------------------------------------------------------------------------
@@ -536,14 +573,22 @@ def diff_lines(event):
 class EventCollector(object):
     """Follows a run's ansible-runner events: progress lines, results, failures, summaries.
 
-    ``totals``: ``{host: tasks expected}`` (see :func:`task_totals`); a host that runs more (tasks
-    from included files) has its total raised to what it ran. ``host_width``: host names are
+    ``listed``: ``{host: [task names]}`` from the listing before the run (:func:`listed_tasks`):
+    a host's counter then counts those tasks done over how many were listed, a total that does
+    not change during the run; a task that was not listed (from an included file, a handler)
+    gets a line with the count where it stands. Without a listing for a host, ``totals``
+    (``{host: tasks expected}``, see :func:`task_totals`) is the total, raised to what the host
+    ran when it runs more. ``host_width``: host names are
     padded to it so that the columns of the progress lines line up. ``skip_patterns``: plays whose host
     pattern is one of these (the controller's own plays) give progress lines but no host state.
     """
 
-    def __init__(self, totals=None, skip_patterns=("localhost",), summary_role="vllm_summary", host_width=0):
+    def __init__(self, totals=None, skip_patterns=("localhost",), summary_role="vllm_summary", host_width=0,
+                 listed=None):
         self.totals = dict(totals or {})
+        self.pending = dict((h, [(n, task_pattern(n)) for n in names]) for h, names in (listed or {}).items())
+        for host, names in self.pending.items():
+            self.totals[host] = len(names)
         self.host_width = host_width
         self.skip_patterns = tuple(skip_patterns)
         self.summary_role = summary_role
@@ -578,8 +623,7 @@ class EventCollector(object):
         controller_play = data.get("play_pattern") in self.skip_patterns
         if not controller_play:
             self._record(host, data, res, word)
-        count = self.done[host] = self.done.get(host, 0) + 1
-        total = self.totals[host] = max(self.totals.get(host, 0), count)
+        count, total = self._count(host, data)
         duration = data.get("duration")
         if isinstance(duration, (int, float)):
             self.timings.append({"host": host, "task": _one_line(data.get("task"), 200), "role": data.get("role"),
@@ -591,6 +635,26 @@ class EventCollector(object):
         if word in ("failed", "unreachable"):
             line += ": " + failure_message(res)
         return line
+
+    def _count(self, host, data):
+        """(count, total) for a host's finished task (see the class)."""
+        if host not in self.pending:
+            count = self.done[host] = self.done.get(host, 0) + 1
+            return count, self._raise_total(host, count)
+        task = _text(data.get("task")).strip()
+        role = data.get("role")
+        label = ("%s : %s" % (role, task)) if role and not task.startswith("%s : " % role) else task
+        pending = self.pending[host]
+        for index, (_, pattern) in enumerate(pending):
+            if pattern.match(label):
+                del pending[index]
+                self.done[host] = self.done.get(host, 0) + 1
+                break
+        return self.done.get(host, 0), self.totals[host]
+
+    def _raise_total(self, host, count):
+        total = self.totals[host] = max(self.totals.get(host, 0), count)
+        return total
 
     def _record(self, host, data, res, word):
         self.seen.add(host)

@@ -551,6 +551,7 @@ def validate_inputs(values, model_source_exists=None):
     errors = []
     checks = [
         ("vllm_install_backend", lambda n, v: check_choice(n, v, BACKENDS)),
+        ("vllm_state", lambda n, v: check_choice(n, v, ("present", "absent"))),
         ("vllm_service_port", check_port),
         ("vllm_service_host", check_host),
         ("vllm_service_ready_timeout", check_int_range(

@@ -374,3 +374,38 @@ def test_failure_message_from_a_list_msg():
     res = {"msg": ["vLLM is not ready at stage 'completion'", "Rolled back to release rel-1: it answers again"]}
     assert R.failure_message(res) == ("vLLM is not ready at stage 'completion'; "
                                       "Rolled back to release rel-1: it answers again")
+
+
+def test_the_counter_counts_listed_tasks_against_a_total_that_does_not_grow():
+    text = ("\nplaybook: site.yml\n\n  play #1 (vllm_hosts): Provision\tTAGS: []\n"
+            "    pattern: ['vllm_hosts']\n    hosts (1):\n      h1\n    tasks:\n"
+            "      r : Step one\tTAGS: [r]\n"
+            "      r : Switch to release {{ release }}\tTAGS: [r]\n"
+            "      r : Set up under {{ manager }}\tTAGS: [r]\n"
+            "      Last\tTAGS: []\n")
+    plays = R.parse_listing(text)
+    assert plays[0]["task_names"] == ["r : Step one", "r : Switch to release {{ release }}",
+                                      "r : Set up under {{ manager }}", "Last"]
+    listed = R.listed_tasks(plays)
+    assert listed == {"h1": plays[0]["task_names"]}
+    collector = R.EventCollector(totals=R.task_totals(plays), listed=listed)
+
+    def done(task, role="r"):
+        line = collector.feed({"event": "runner_on_ok", "event_data": {
+            "host": "h1", "task": task, "role": role, "play_pattern": "vllm_hosts", "res": {}}})
+        return line.split("  ")[0]
+    assert done("Step one") == "[1/4] h1"
+    assert done("Switch to release rel-2") == "[2/4] h1"
+    assert done("Set up under systemd") == "[3/4] h1"
+    # tasks of the included file, a handler: not listed, printed with the count where it stands
+    assert done("Render the unit") == "[3/4] h1"
+    assert done("vllm restart") == "[3/4] h1"
+    assert done("Last", role=None) == "[4/4] h1"
+    assert done("Last", role=None) == "[4/4] h1"  # a repeat of a listed task does not count twice
+    assert R.task_pattern("a {{ x }} b").match("a anything at all b")
+    assert not R.task_pattern("a {{ x }} b").match("a c")
+
+
+def test_listed_tasks_needs_a_task_listing():
+    assert R.listed_tasks([{"name": "W", "pattern": "all", "hosts": ["a"], "tasks": None, "task_names": []}]) == {}
+    assert R.listed_tasks([{"name": "W", "pattern": "all", "hosts": ["a"], "tasks": 3}]) == {}

@@ -198,3 +198,26 @@ def test_in_check_mode_the_changes_before_a_failure_are_would_be_changes():
     assert report["hosts"][0]["status"] == R.FAILED
     assert any(line.startswith("  2 task(s) would have changed it (check mode) before it failed")
                for line in R.render_table(report))
+
+
+def test_a_removed_host_is_removed_and_counts_as_fine():
+    import vllm_report as R
+    removed = {"host": "a", "removed": True, "ready": False, "detail": "removed /etc/vllm; kept /var/lib/vllm/models"}
+    ready = {"host": "b", "ready": True, "release": "rel-1"}
+    report = R.build_report(["a", "b"], {"a": removed, "b": ready}, {}, seen={"a", "b"})
+    rows = dict((r["host"], r) for r in report["hosts"])
+    assert rows["a"]["status"] == R.REMOVED and rows["a"]["removed"] is True
+    assert rows["a"]["why"] == "removed /etc/vllm; kept /var/lib/vllm/models"
+    assert report["ok"] is True
+    assert report["counts"]["removed"] == 1 and report["counts"]["not_ready"] == 0
+    assert R.exit_status(report) == R.EXIT_OK
+    lines = R.render_table(report)
+    assert lines[-1] == "OK: 2 targeted: 1 ready, 0 rolled back, 0 not ready, 1 removed"
+    assert not any(line.startswith("a (removed)") for line in lines)
+
+
+def test_a_removal_that_failed_afterwards_is_failed():
+    import vllm_report as R
+    assert R.host_status("a", {"removed": True}, {"task": "T", "message": "m", "changed": 1}) == R.FAILED
+    report = R.build_report(["a"], {}, {"a": {"task": "Remove", "message": "busy", "changed": 1}}, seen={"a"})
+    assert R.exit_status(report) == R.EXIT_FAILED

@@ -330,3 +330,11 @@ def test_the_restart_policy_is_range_checked():
         "(the window vllm_service_start_limit_burst counts in)"]
     assert v.validate_inputs({"vllm_service_restart_sec": 10, "vllm_service_start_limit_burst": 5,
                               "vllm_service_start_limit_interval": "600"}) == []
+
+
+def test_vllm_state_is_present_or_absent():
+    import vllm_validate
+    assert vllm_validate.validate_inputs({"vllm_state": "present"}) == []
+    assert vllm_validate.validate_inputs({"vllm_state": "absent"}) == []
+    assert vllm_validate.validate_inputs({"vllm_state": "gone"}) == [
+        "vllm_state is 'gone'; accepted: present, absent"]

@@ -1,0 +1,48 @@
+"""vllm_day2: the commands the summary prints under "Next:" for a host, by its service manager."""
+import pytest
+
+import vllm_day2
+
+
+def test_systemd_commands():
+    assert vllm_day2.service_commands("systemd", unit="vllm.service") == [
+        ("status", "systemctl status vllm"), ("log", "journalctl -u vllm -f"),
+        ("restart", "systemctl restart vllm"), ("stop", "systemctl stop vllm")]
+
+
+def test_launcher_commands():
+    assert vllm_day2.service_commands("launcher", log_file="/var/log/vllm/vllm.log") == [
+        ("status", "/usr/local/sbin/vllm-launcher status"), ("log", "tail -f /var/log/vllm/vllm.log"),
+        ("restart", "/usr/local/sbin/vllm-launcher restart"), ("stop", "/usr/local/sbin/vllm-launcher stop")]
+
+
+def test_unknown_manager_is_an_error():
+    with pytest.raises(ValueError, match="unknown service manager 'auto'"):
+        vllm_day2.service_commands("auto")
+
+
+def test_next_lines_of_a_served_host_name_its_manager_only():
+    lines = vllm_day2.next_lines("launcher", host="wsl-box")
+    assert lines[:4] == ["status: /usr/local/sbin/vllm-launcher status", "log: tail -f /var/log/vllm/vllm.log",
+                         "restart: /usr/local/sbin/vllm-launcher restart", "stop: /usr/local/sbin/vllm-launcher stop"]
+    assert not any("systemctl" in line for line in lines)
+    assert "remove the server (model store kept): ansible-playbook site.yml -l wsl-box -e vllm_state=absent" in lines
+    back = [line for line in lines if line.startswith("back to an earlier release")][0]
+    assert "ls /opt/vllm/releases" in back and "state=current release=NAME" in back
+    assert "ansible wsl-box -b -m vllm_release" in back
+    assert "; /usr/local/sbin/vllm-launcher restart (the next site.yml run" in back
+    assert any(line.startswith("upgrade vLLM: change vllm_install_version") for line in lines)
+
+
+def test_next_lines_under_systemd_restart_with_systemctl():
+    lines = vllm_day2.next_lines("systemd", unit="vllm.service", python_root="/srv/vllm")
+    assert lines[1] == "log: journalctl -u vllm -f"
+    assert "ls /srv/vllm/releases" in lines[5] and "; systemctl restart vllm (the next" in lines[5]
+    assert "ansible HOST -b -m vllm_release" in lines[5]
+
+
+def test_a_removed_host_is_told_how_to_come_back():
+    assert vllm_day2.next_lines("systemd", removed=True, host="a") == [
+        "bring it back: ansible-playbook site.yml -l a (the model store was kept: no download)"]
+    assert vllm_day2.next_lines("launcher", removed=True, store_kept=False) == [
+        "bring it back: ansible-playbook site.yml (the model is fetched again)"]
