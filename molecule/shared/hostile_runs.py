@@ -16,7 +16,9 @@ then one run of awkward but legal inputs. After every run:
   with it, and the key shows in no rendered file but the root-only secrets file, nor in ps.
 
 A last run with the scenario's own settings puts the converge's configuration back (the secrets
-file is removed again, the server answers without a key). The verifier's "second converge
+file is removed again, the server answers without a key); with --no-restore (the default
+scenario) the next side effect does that instead: molecule/shared/absent_present.yml removes the
+server with vllm_state absent and brings it back with the scenario's settings. The verifier's "second converge
 restarted nothing" check reads /root/first-converge-server-pid: this script checks it first
 (before any run) and, after the restore, records the restored server's pid there.
 
@@ -270,6 +272,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inventory", required=True)
     parser.add_argument("--container", required=True)
+    parser.add_argument("--no-restore", action="store_true",
+                        help="leave the awkward run's settings (a later side effect removes and "
+                             "rebuilds the server: molecule/shared/absent_present.yml)")
     args = parser.parse_args(argv)
     box = Box(args.container)
     first = int(box.out(["cat", "/root/first-converge-server-pid"]).strip())
@@ -281,8 +286,10 @@ def main(argv=None):
     for index, case in enumerate(cases, 1):
         refused(box, args.inventory, case, index, total)
     served(box, args.inventory, served_inputs(SEED), total, total)
-    restore(box, args.inventory)
-    print("%d real runs of generated inputs and a restore in %.0f s" % (total, time.monotonic() - start))
+    if not args.no_restore:
+        restore(box, args.inventory)
+    print("%d real runs of generated inputs%s in %.0f s" % (
+        total, "" if args.no_restore else " and a restore", time.monotonic() - start))
     return 0
 
 
