@@ -8,6 +8,9 @@ through the ``live`` argument, gathered by ``vllm_doctor_live``.
 
 How a diagnosis is made
 -----------------------
+0. A pasted post (advice prose, suggested commands, then the real log) is read for its log lines
+   only: ``classify_line`` labels each line, ``log_line_mask`` keeps the log output and leaves the
+   prose and commands out (``ignored_lines`` counts them). A plain log is read whole.
 1. Every line is cleaned: colour codes (real ESC, ``^[[``, syslog ``#033[``), CRLF, and the
    prefixes that wrappers add (journald, docker/compose, Buildkite, GKE, ``[rank0]:``,
    ``(EngineCore_DP0 pid=1)``, ``(RayWorkerWrapper pid=1, ip=...)``, vLLM's ``ERROR 01-02 ...
@@ -155,7 +158,7 @@ class Line(object):
 
 def clean_line(raw):
     """Return (text, level) for one raw line."""
-    text = strip_ansi(raw).rstrip()
+    text = _normalise_quotes(strip_ansi(raw)).rstrip()
     level = None
     for _ in range(10):
         text = text.lstrip()
@@ -183,18 +186,182 @@ def split_lines(log_text):
     return re.split(r"\r\n|\n|\r", log_text or "")
 
 
+# --------------------------------------------------------------------------------------------
+# Log lines told apart from prose
+# --------------------------------------------------------------------------------------------
+# What users paste is often a whole post: advice prose, suggested commands, then the real log.
+# Only log output is evidence. classify_line() labels one line on its own; log_line_mask() decides
+# for a whole text, using the neighbours of lines that carry no signal of their own. A text with
+# little prose (a plain log, with at most a stray remark) is read whole, exactly as before.
+
+LOG, PROSE, COMMAND, FENCE, BLANK, NEUTRAL = "log", "prose", "command", "fence", "blank", "neutral"
+
+_QUOTES = {u"\u201c": '"', u"\u201d": '"', u"\u2018": "'", u"\u2019": "'"}
+_LOG_LINE_RES = [
+    re.compile(r"^\((?:[^()]|\([^()]*\))*pid=\d+"),                       # (APIServer pid=1), (Worker pid=2, ip=..)
+    re.compile(r"^\((?:raylet|gcs_server|APIServer|EngineCore\w*|VllmWorker\w*|Worker\w*)\b[^)]*\)"),
+    re.compile(r"^" + _LEVELS + r"\s+\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}"),    # vLLM header INFO 12-01 10:00:00
+    re.compile(r"^" + _LEVELS + r"(?::\s+|\s+\[?\d{4}-\d{2}-\d{2})"),      # uvicorn INFO:     / severity + date
+    re.compile(r"^\[?\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|\s)"),             # ISO timestamps, dates
+    re.compile(r"^[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s"),          # journald / syslog
+    re.compile(r"^\[\s*\d+\.\d+\]\s"),                                     # dmesg
+    re.compile(r"^\[rank\d+\]:"),
+    re.compile(r"^[\w.-]+-\d+\s+\|\s"),                                    # docker compose "vllm-1  | "
+    re.compile(r"^Traceback \(most recent call last\):|^During handling of the above exception|"
+               r"^The above exception was the direct cause"),
+    re.compile(r'^File "[^"]+", line \d+'),                                # traceback frame
+    re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Failure)(?::\s|:?$)"),
+    re.compile(r"^[~^]{2,}$|^\.\.\.<\d+ lines>\.\.\.$|^Killed$|^Segmentation fault|^Aborted \(core dumped\)"),
+    re.compile(r"\d+% Completed \||\|\s*\d+/\d+ \[\d+:\d+"),               # tqdm progress bars
+    re.compile(r"^\w+\.py:\d+\]\s|^\[[\w./-]+\.py:\d+\]\s"),               # vLLM header without level/time
+    re.compile(r"^\S+\.pyx?:\d+: \w*(?:Warning|Error)\b"),                     # Python warnings.warn output
+    re.compile(r"^\d+ validation errors? for \w+|^Value error, |\[type=\w+, input_value="),  # pydantic
+]
+_CJK_RE = re.compile(u"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e\u3001-\u3011]")
+_COMMAND_RE = re.compile(r"^(?:\$|#|>)\s*(?:sudo\s+)?(?:pip3?|uv|vllm|python3?|docker|podman|export|conda|git|curl|"
+                         r"nvidia-smi|wsl|cd|source|huggingface-cli|hf|apt(?:-get)?|CUDA_VISIBLE_DEVICES=\S+)\b|"
+                         r"^(?:sudo\s+)?(?:pip3?|uv pip|vllm serve|vllm bench|python3? -m|docker (?:run|compose|exec)|"
+                         r"export [A-Z_]+=|conda (?:create|activate|install)|git clone|curl |huggingface-cli |"
+                         r"apt(?:-get)? install|wsl --|CUDA_VISIBLE_DEVICES=\S+ )|"
+                         r"^--[a-z][\w-]*(?:[= ]\S+)?(?:\s+--[a-z][\w-]*(?:[= ]\S+)?)*\s*\\?$")
+_MARKDOWN_RE = re.compile(r"^#{1,6}\s+\S|^[-*+]\s+\S+(?:\s+\S+){2,}|^\d{1,2}[.)]\s+[A-Za-z]\w*\s+\S|"
+                          r"^\*\*[^*]+\*\*:?\s*$|^</?(?:details|summary|p|br|img|b|code)\b|^\|.*\|\s*$")
+_PROSE_WORD_RE = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|we|our|us|you|your|please|thanks|thank|hi|hello|"
+                            r"anyone|tried|trying|should|seems?|here is|here's|following|when I|what|why|how|"
+                            r"does anyone|any idea|help)\b", re.I)
+_FENCE_RE = re.compile(r"^(?:```|~~~)")
+
+
+def _normalise_quotes(text):
+    for curly, plain in _QUOTES.items():
+        text = text.replace(curly, plain)
+    return text
+
+
+def classify_line(raw):
+    """Label one line of pasted text: log, prose, command, fence, blank or neutral.
+
+    ``log``: output of vLLM or the processes around it (a process prefix, a log header, a
+    timestamp, traceback lines, exception lines). ``prose``: sentences addressed to a reader (CJK
+    text, English with personal or advisory words, markdown structure). ``command``: a shell
+    command or its flag continuation (what someone typed or suggests typing, not its output).
+    ``neutral``: no signal of its own (code lines under a frame, messages without a prefix).
+    """
+    line = _normalise_quotes(strip_ansi(raw)).rstrip()
+    text = line.strip()
+    if not text:
+        return BLANK
+    if _FENCE_RE.match(text):
+        return FENCE
+    body = re.sub(r"^>+ ?", "", text)  # a markdown quote of a log is still the log
+    unquoted = body.strip()
+    if not unquoted:
+        return BLANK
+    for regex in _LOG_LINE_RES:
+        if regex.search(unquoted):
+            return LOG
+    if _COMMAND_RE.match(text) or _COMMAND_RE.match(unquoted):
+        return COMMAND
+    if _CJK_RE.search(text):
+        return PROSE
+    if line[:1] in (" ", "\t") or body[:1] in (" ", "\t"):
+        return NEUTRAL  # indented: a code line, a wrapped message or a markdown code block
+    if _MARKDOWN_RE.match(unquoted):
+        return PROSE
+    words = re.findall(r"[A-Za-z][A-Za-z']*", unquoted)
+    if len(words) >= 5 and _PROSE_WORD_RE.search(unquoted):
+        return PROSE
+    if len(words) >= 4 and unquoted.endswith("?"):
+        return PROSE
+    return NEUTRAL
+
+
+MIXED_MIN_PROSE = 3  # fewer prose lines than this and the text is read as a log, whole
+
+
+def _english_prose(raw):
+    text = strip_ansi(raw).strip()
+    return not _CJK_RE.search(text) and not _MARKDOWN_RE.match(re.sub(r"^>+\s?", "", text))
+
+
+def log_line_mask(raw_lines):
+    """For each raw line, whether it is log output to be read (True) or text around it (False).
+
+    A text with fewer than MIXED_MIN_PROSE prose lines is all log (a terminal session with its
+    commands included). Otherwise log lines are
+    kept, prose and commands dropped, and neutral lines follow the nearest labelled line before
+    them (after them at the start); inside a code fence they are kept (pasted output). A short
+    run of English prose between two log lines is a log message without a prefix and is kept.
+    """
+    labels = [classify_line(raw) for raw in raw_lines]
+    if sum(1 for label in labels if label == PROSE) < MIXED_MIN_PROSE:
+        return [True] * len(labels)
+    # English prose between two log lines (up to two such lines) is a log message without a prefix
+    signalled = [pos for pos, label in enumerate(labels) if label in (LOG, PROSE, COMMAND)]
+    run = []
+    for num, pos in enumerate(signalled):
+        if labels[pos] == PROSE and _english_prose(raw_lines[pos]):
+            run.append(pos)
+            continue
+        if run and labels[pos] == LOG and len(run) <= 2 and num > len(run) \
+                and labels[signalled[num - len(run) - 1]] == LOG:
+            for prose_pos in run:
+                labels[prose_pos] = LOG
+        run = []
+    resolved = list(labels)
+    in_fence = False
+    previous = None
+    continuation = False
+    for pos, label in enumerate(labels):
+        if label == FENCE:
+            in_fence = not in_fence
+            previous = None
+            continuation = False
+            continue
+        if label == BLANK:
+            continue
+        if label == NEUTRAL:
+            if continuation:
+                label = COMMAND
+            elif previous == COMMAND:
+                label = LOG  # what a command printed
+            elif in_fence:
+                label = LOG if previous in (None, LOG) else previous
+            elif previous is not None:
+                label = previous
+        resolved[pos] = label
+        continuation = label == COMMAND and strip_ansi(raw_lines[pos]).rstrip().endswith("\\")
+        if label != NEUTRAL:
+            previous = label
+    # neutral lines before any labelled one take the next label
+    following = LOG
+    for pos in range(len(resolved) - 1, -1, -1):
+        if resolved[pos] == NEUTRAL:
+            resolved[pos] = following
+        elif resolved[pos] in (LOG, PROSE, COMMAND):
+            following = resolved[pos]
+    return [label in (LOG, NEUTRAL) for label in resolved]
+
+
 MAX_LINES = 20000  # a failed start is at the end; older lines only cost time
 
 
-def parse(log_text, max_lines=MAX_LINES):
+def parse(log_text, max_lines=MAX_LINES, log_only=False):
+    """Lines of the log. With ``log_only`` the prose around a pasted log is left out (see
+    log_line_mask) and (lines, number of non-blank lines left out) is returned."""
     lines = []
     raws = split_lines(log_text)
     if max_lines and len(raws) > max_lines:
         raws = raws[-max_lines:]
-    for idx, raw in enumerate(raws):
+    mask = log_line_mask(raws) if log_only else [True] * len(raws)
+    ignored = 0
+    for raw, keep in zip(raws, mask):
+        if not keep:
+            ignored += 1 if raw.strip() else 0
+            continue
         text, level = clean_line(raw)
-        lines.append(Line(idx, strip_ansi(raw).rstrip(), text, level))
-    return lines
+        lines.append(Line(len(lines), strip_ansi(raw).rstrip(), text, level))
+    return (lines, ignored) if log_only else lines
 
 
 # --------------------------------------------------------------------------------------------
@@ -477,7 +644,8 @@ RULES = [
     R("torchcodec", "multimodal_processor", r"No module named '(?:decord|av|torchcodec|qwen_vl_utils)'|"
       r"Could not load (?:lib)?torchcodec|torchcodec\S*.{0,60}(?:Error|failed|not found|cannot open)|"
       r"FFmpeg (?:is )?not (?:found|installed)|lib(?:avutil|avcodec|avformat)\S*: cannot open", LIKELY),
-    R("mm_frame", "multimodal_processor", r"vllm/multimodal/(?:profiling|processing)\.py|dummy_data_for_profiling|"
+    R("mm_frame", "multimodal_processor", r"vllm/multimodal/(?:profiling|processing)(?:\.py|/)|_warmup_mm_processor|"
+      r"dummy_data_for_profiling|"
       r"_get_dummy_mm_inputs|get_dummy_processor_inputs|_call_hf_processor|call_hf_processor|"
       r"get_dummy_mm_data|_get_mm_max_tokens|profile_run.*(?:mm|multimodal)|Starting profile run for multi-modal",
       CONTEXT, kind="frame"),
@@ -627,6 +795,18 @@ def _adjust(findings, lines, facts, live):
                    for l in lines):
                 finding = Finding(finding.category, 35, finding.line, rule, finding.match, finding.kind)
         out.append(finding)
+
+    # Stopped (SIGTERM, Ctrl-C) inside the multimodal processor while it warmed up or profiled on dummy
+    # input: the slow video warm-up outlasted the patience of whoever stopped the start.
+    stop = facts.get("stop")
+    if stop and stop[1] == "during_start":
+        frames = [f for f in out if f.rule == "mm_frame" and f.kind == "frame" and f.line.idx < stop[0].idx]
+        if frames and not any(_EXCEPTION_RE.match(l.text) and not l.text.startswith(("raise ", "except "))
+                              for l in lines if frames[-1].line.idx < l.idx < stop[0].idx):
+            frame_lines = [f.line for f in frames if f.line.text.startswith("File ")] or [f.line for f in frames]
+            warm = next((l for l in frame_lines if re.search(r"warmup|profil|dummy", l.text, re.I)),
+                        frame_lines[-1])
+            out.append(Finding("multimodal_processor", LIKELY, warm, "mm_warmup_interrupted", None, "error"))
 
     # Where an otherwise unrecognised exception was raised says what it is about.
     for line in lines:
@@ -1144,6 +1324,21 @@ def _fix_mm(finding, facts, live, lines):
                                                    if match.group(2) else "",
                                                    _fmt_opt(max_num_batched_tokens=((need + 1023) // 1024) * 1024),
                                                    need))
+    if finding.rule == "mm_warmup_interrupted":
+        video = re.search(r"video", " ".join(l.text for l in lines), re.I)
+        fix = ("The server was stopped (%s) while the model's multimodal processor was still warming up on "
+               "dummy %s input during start-up; that warm-up is slow and dominates the start of VL models. Skip "
+               "video profiling with %s; if a start timeout stopped it, raise vllm_service_ready_timeout and "
+               "VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env."
+               % (facts["stop"][0].text[:60], "video" if video else "multimodal",
+                  _fmt_opt(limit_mm_per_prompt="'{\"video\": 0}'")))
+        if _contributing(facts, lines) and any(_MNT_PATH_RE.search(l.text) for l in lines):
+            fix += (" vLLM's venv is on a Windows drive (/mnt/...), which makes it slower still: install it on the "
+                    "distro's ext4 filesystem (vllm_python_root, default /opt/vllm) and keep the model there too "
+                    "(vllm_model_source).")
+        if facts["wsl"] or any(_MNT_PATH_RE.search(l.text) for l in lines):
+            fix += " Give WSL enough memory (vllm_wsl_memory, vllm_wsl_swap)."
+        return fix
     if finding.rule == "torchcodec":
         return ("Video decoding support is missing (TorchCodec/FFmpeg). Install FFmpeg on the host, or turn video "
                 "off: %s." % _fmt_opt(limit_mm_per_prompt="'{\"video\": 0}'"))
@@ -1278,15 +1473,27 @@ def diagnose(log_text, live=None):
 
     ``live`` (optional) holds facts from the host: ``dmesg`` (kernel log text), ``port_holders``
     ({port: "pid 12 (python3): cmdline"}), ``gpu_free_mib`` (list of ints), ``port`` (int).
-    Returns {"category", "evidence", "fix", "confidence", "other_findings": [...]}.
+    Returns {"category", "evidence", "fix", "confidence", "other_findings": [...], "ignored_lines"}
+    and, when a cause is named, "cause" (the finer rule) and "contributing_facts" (facts of the log
+    that made it worse: a venv on a Windows drive, a stop during start-up). ``ignored_lines``
+    counts the lines of prose and suggested commands around a pasted log that were not read.
     """
-    live = live or {}
-    lines = parse(log_text)
+    lines, ignored = parse(log_text, log_only=True)
+    result = _diagnose_lines(lines, live or {})
+    result["ignored_lines"] = ignored
+    # The headline is the strongest finding: nothing listed under it may claim more confidence.
+    for other in result["other_findings"]:
+        other["confidence"] = min(other["confidence"], result["confidence"])
+    return result
+
+
+def _diagnose_lines(lines, live):
     facts = gather_facts(lines)
     if live.get("port") and not facts.get("port"):
         facts["port"] = live["port"]
 
     noise, last_stop = _shutdown_noise(lines)
+    facts["stop"] = last_stop
     considered = [line for line in lines if line.idx not in noise]
     findings = _adjust(_match_rules(considered), considered, facts, live)
 
@@ -1383,7 +1590,24 @@ def diagnose(log_text, live=None):
         "fix": fix,
         "confidence": confidence,
         "other_findings": _others(findings, best),
+        "contributing_facts": _contributing(facts, lines),
     }
+
+
+_MNT_PATH_RE = re.compile(r"(/mnt/[a-z]/\S*?/)(?:lib/python3\.\d+/site-packages|bin/(?:vllm|python3?))\b")
+
+
+def _contributing(facts, lines):
+    """Facts of the log that make a start slower or fragile, whatever the cause."""
+    out = []
+    venv = next((m.group(1) for m in (_MNT_PATH_RE.search(l.text) for l in lines) if m), None)
+    if venv:
+        out.append("vLLM's Python environment is on a Windows drive (%s): every import and file read goes "
+                   "over 9p and is slow" % venv)
+    stop = facts.get("stop")
+    if stop and stop[1] == "during_start":
+        out.append("the server was stopped while it was still starting (%s)" % stop[0].text[:80])
+    return out
 
 
 _GENERIC_EXC_IGNORE = re.compile(r"^(?:RuntimeError: Engine|Exception: WorkerProc|KeyboardInterrupt|"

@@ -77,3 +77,18 @@ def test_no_log_anywhere_is_a_usage_error():
     proc = run("--json")
     assert proc.returncode == 2
     assert "/var/log/vllm/vllm.log" in proc.stderr
+
+
+def test_human_output_says_how_much_prose_was_ignored():
+    post = ("I am trying to start vLLM on my box and it fails, please help.\n"
+            "I already tried a smaller model and I have updated my driver.\n"
+            "Here is the log, you can see the error at the end:\n"
+            "(APIServer pid=1) INFO 12-01 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+            "(APIServer pid=1) ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): "
+            "address already in use\n")
+    proc = run("-", stdin=post)
+    assert proc.returncode == 0, proc.stderr
+    assert "Category:   port_in_use" in proc.stdout
+    assert "Ignored:    3 lines of prose" in proc.stdout
+    result = json.loads(run("-", "--json", stdin=post).stdout)
+    assert result["ignored_lines"] == 3

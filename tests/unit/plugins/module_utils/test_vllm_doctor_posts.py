@@ -1,0 +1,162 @@
+"""The doctor on whole posts (advice prose, suggested commands, then a real log): only the log is read."""
+import csv
+import glob
+import os
+
+import pytest
+
+import vllm_doctor as D
+from vllm_testlib import ROOT
+
+try:
+    from conftest import CORPUS
+except ImportError:  # pragma: no cover
+    CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
+POSTS = os.path.join(ROOT, "tests", "fixtures", "posts")
+CORPUS_POST = os.path.join(CORPUS, "posts", "01_forum_post_wsl_py314_qwen3vl_video_warmup_terminated.txt")
+
+
+def _read(path):
+    with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+        return handle.read()
+
+
+# ---------------------------------------------------------------------------------------------
+# The line classifier, on real lines (the corpus post and the collected logs)
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw,label", [
+    # log output
+    ("(APIServer pid=3720) Traceback (most recent call last):", D.LOG),
+    (u"(APIServer pid=3720) File \u201c/mnt/c/Users/AI-Space001/venv-vllm/bin/vllm\u201d, line 8, in", D.LOG),
+    ("(APIServer pid=3720) KeyboardInterrupt: terminated", D.LOG),
+    ("(EngineCore_DP0 pid=412) ERROR 01-26 09:25:37 [core.py:935] ValueError: x", D.LOG),
+    ("INFO 12-01 10:00:00 [api_server.py:1] vLLM API server version 0.11.0", D.LOG),
+    ("WARNING 05-22 10:02:31 [interface.py:729] Using 'pin_memory=False' as WSL is detected.", D.LOG),
+    ("ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 8000): address already in use",
+     D.LOG),
+    ("2024-02-08T08:40:56.161618385Z Traceback (most recent call last):", D.LOG),
+    ('  File "/usr/local/lib/python3.12/dist-packages/uvloop/__init__.py", line 109, in run', D.LOG),
+    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.", D.LOG),
+    ("           ^^^^^^^^^^^^^^", D.LOG),
+    ("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:10<00:10,  5.0s/it]", D.LOG),
+    ("/tmp/v/lib/python3.11/site-packages/vllm/triton_utils/dispatcher.py:138: FutureWarning: x", D.LOG),
+    ("> ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3).", D.LOG),
+    # prose (the corpus post's advice) and markdown
+    (u"\u65e5\u5fd7\u7279\u5f81\uff1a\u5b50\u8fdb\u7a0b\u65e5\u5fd7\u542b CUDA out of memory / cannot allocate tensor",
+     D.PROSE),
+    ("### Your current environment", D.PROSE),
+    ("I tried to run Qwen3-VL with vllm serve and got the following error:", D.PROSE),
+    ("Does anyone know how to fix this?", D.PROSE),
+    # commands: what someone typed or suggests typing
+    ("pip install -U vllm==0.6.3", D.COMMAND),
+    ("$ vllm serve Qwen/Qwen3-VL-8B-Instruct --max-model-len 8192", D.COMMAND),
+    ("--tensor-parallel-size 1 \\", D.COMMAND),
+    ("--log-level debug --enable-metrics", D.COMMAND),
+    # no signal of its own
+    ("    return self._loop.run_until_complete(task)", D.NEUTRAL),
+    ("Killed", D.LOG),
+    ("```", D.FENCE),
+    ("", D.BLANK),
+])
+def test_classify_line(raw, label):
+    assert D.classify_line(raw) == label
+
+
+def test_prose_sandwiched_in_a_traceback_is_kept():
+    # transformers' own message reads like prose ("You can ..."): between log lines it is log
+    raws = ["I ran the server and got this:", "Please help, what should I do?", "Thanks in advance for any help.",
+            "Traceback (most recent call last):",
+            '  File "/x/transformers/dynamic_module_utils.py", line 598, in resolve_trust_remote_code',
+            "You can avoid this prompt in future by passing the argument `trust_remote_code=True`.",
+            "EOFError: EOF when reading a line"]
+    assert D.log_line_mask(raws) == [False, False, False, True, True, True, True]
+
+
+def test_command_output_is_log_and_the_command_is_not():
+    raws = ["Here is what I did, and you can see it fails:", "We use WSL2 and I have a 4090.",
+            "My environment is below, please have a look.",
+            "$ python -m vllm.entrypoints.openai.api_server --port 8000", "Killed"]
+    assert D.log_line_mask(raws) == [False, False, False, False, True]
+
+
+def test_a_little_prose_keeps_the_whole_text():
+    raws = ["Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/",
+            "Killed"]
+    assert D.log_line_mask(raws) == [True, True]
+
+
+# ---------------------------------------------------------------------------------------------
+# No regressions: every plain log is read whole
+# ---------------------------------------------------------------------------------------------
+
+PLAIN_LOGS = sorted(glob.glob(os.path.join(ROOT, "tests", "fixtures", "logs*", "*.log"))
+                    + glob.glob(os.path.join(CORPUS, "logs", "*.log")))
+
+
+@pytest.mark.parametrize("path", PLAIN_LOGS, ids=[os.path.basename(p) for p in PLAIN_LOGS])
+def test_plain_logs_are_all_log(path):
+    assert all(D.log_line_mask(D.split_lines(_read(path))))
+    assert D.diagnose(_read(path))["ignored_lines"] == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The post this project started from
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not os.path.exists(CORPUS_POST), reason="shared corpus post not present")
+def test_corpus_post_names_the_video_warmup():
+    text = _read(CORPUS_POST)
+    result = D.diagnose(text)
+    assert result["category"] == "multimodal_processor", result
+    assert result["cause"] == "mm_warmup_interrupted"
+    assert "_warmup_mm_processor" in result["evidence"]
+    assert "limit_mm_per_prompt: '{\"video\": 0}'" in result["fix"]
+    assert "/mnt/" in result["fix"] and "vllm_python_root" in result["fix"]
+    facts = " ".join(result["contributing_facts"])
+    assert "/mnt/c/Users/AI-Space001/venv-vllm/" in facts and "stopped while it was still starting" in facts
+    # the prose is not read: its suggested version, its search words, its flags
+    assert result["ignored_lines"] >= 60
+    assert "0.6.3" not in result["fix"]
+    assert not any(o["category"] in ("gpu_oom", "host_oom") for o in result["other_findings"])
+    facts = D.gather_facts(D.parse(text, log_only=True)[0])
+    assert facts["vllm_version"] is None and facts["python"] == "3.14"
+
+
+def test_nothing_also_seen_outranks_the_headline():
+    log = ("INFO 01-01 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+           "ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3).\n"
+           "INFO 01-01 10:05:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+           "WARNING 05-22 10:02:31 [interface.py:729] Using 'pin_memory=False' as WSL is detected.\n"
+           "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n")
+    result = D.diagnose(log)
+    assert result["other_findings"]
+    assert all(o["confidence"] <= result["confidence"] for o in result["other_findings"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Real posts collected from public trackers and forums (tests/fixtures/posts/labels.tsv)
+# ---------------------------------------------------------------------------------------------
+
+def _post_cases():
+    path = os.path.join(POSTS, "labels.tsv")
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="", encoding="utf-8") as handle:
+        return [(row["file"], row["category"], row["cause"]) for row in csv.DictReader(handle, delimiter="\t")]
+
+
+POST_CASES = _post_cases()
+
+
+@pytest.mark.parametrize("name,category,cause", POST_CASES, ids=[c[0] for c in POST_CASES])
+def test_collected_posts(name, category, cause):
+    text = _read(os.path.join(POSTS, name))
+    result = D.diagnose(text)
+    assert result["category"] == category, (result["category"], result.get("cause"), result["evidence"])
+    if cause:
+        assert result.get("cause") == cause, (result.get("cause"), result["evidence"])
+    assert result["evidence"].strip() in text
+    assert result["ignored_lines"] > 0
+    assert all(o["confidence"] <= result["confidence"] for o in result["other_findings"])
+
