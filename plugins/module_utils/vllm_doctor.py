@@ -143,14 +143,15 @@ def _strip_paren_prefix(text):
 class Line(object):
     """One log line: ``raw`` as in the log (colour codes removed), ``text`` with prefixes gone."""
 
-    __slots__ = ("idx", "raw", "text", "level", "low")
+    __slots__ = ("idx", "raw", "text", "level", "low", "prose")
 
-    def __init__(self, idx, raw, text, level):
+    def __init__(self, idx, raw, text, level, prose=False):
         self.idx = idx
         self.raw = raw
         self.text = text
         self.level = level
         self.low = text.lower()
+        self.prose = prose  # reads as prose (kept because the text is mostly log)
 
     def __repr__(self):
         return "Line(%d, %r)" % (self.idx, self.text)
@@ -216,6 +217,7 @@ _LOG_LINE_RES = [
     re.compile(r"^\w+\.py:\d+\]\s|^\[[\w./-]+\.py:\d+\]\s"),               # vLLM header without level/time
     re.compile(r"^\S+\.pyx?:\d+: \w*(?:Warning|Error)\b"),                     # Python warnings.warn output
     re.compile(r"^\d+ validation errors? for \w+|^Value error, |\[type=\w+, input_value="),  # pydantic
+    re.compile(r"^usage: [\w.-]+ \[|^[\w.-]+: error: "),                             # argparse
 ]
 _CJK_RE = re.compile(u"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e\u3001-\u3011]")
 _COMMAND_RE = re.compile(r"^(?:\$|#|>)\s*(?:sudo\s+)?(?:pip3?|uv|vllm|python3?|docker|podman|export|conda|git|curl|"
@@ -254,7 +256,7 @@ def classify_line(raw):
     if _FENCE_RE.match(text):
         return FENCE
     body = re.sub(r"^>+ ?", "", text)  # a markdown quote of a log is still the log
-    unquoted = body.strip()
+    unquoted = re.sub(r"^[`*_]+|[`*_]+$", "", body.strip()).strip()  # `code` and **bold** around a line
     if not unquoted:
         return BLANK
     for regex in _LOG_LINE_RES:
@@ -360,7 +362,8 @@ def parse(log_text, max_lines=MAX_LINES, log_only=False):
             ignored += 1 if raw.strip() else 0
             continue
         text, level = clean_line(raw)
-        lines.append(Line(len(lines), strip_ansi(raw).rstrip(), text, level))
+        lines.append(Line(len(lines), strip_ansi(raw).rstrip(), text, level,
+                          prose=log_only and classify_line(raw) == PROSE))
     return (lines, ignored) if log_only else lines
 
 
@@ -758,6 +761,8 @@ def _match_rules(lines):
                 strength -= 30
             elif _CODE_LINE_RE.match(text):
                 strength -= 8 if rule.kind == "error" else 1
+            elif line.prose:
+                strength -= 4  # a sentence quoting an error: the log line itself is better evidence
             findings.append(Finding(rule.category, strength, line, rule.name, match, rule.kind))
     return findings
 

@@ -42,6 +42,9 @@ def _read(path):
     ("Loading safetensors checkpoint shards:  50% Completed | 2/4 [00:10<00:10,  5.0s/it]", D.LOG),
     ("/tmp/v/lib/python3.11/site-packages/vllm/triton_utils/dispatcher.py:138: FutureWarning: x", D.LOG),
     ("> ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3).", D.LOG),
+    ("  **ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0.**", D.LOG),
+    ("`vllm: error: unrecognized arguments: --config`", D.LOG),
+    ("usage: vllm [-h] [-v] {chat,complete,serve,bench,collect-env,run-batch} ...", D.LOG),
     # prose (the corpus post's advice) and markdown
     (u"\u65e5\u5fd7\u7279\u5f81\uff1a\u5b50\u8fdb\u7a0b\u65e5\u5fd7\u542b CUDA out of memory / cannot allocate tensor",
      D.PROSE),
@@ -78,6 +81,13 @@ def test_command_output_is_log_and_the_command_is_not():
             "My environment is below, please have a look.",
             "$ python -m vllm.entrypoints.openai.api_server --port 8000", "Killed"]
     assert D.log_line_mask(raws) == [False, False, False, False, True]
+
+
+def test_a_sentence_quoting_the_error_is_weaker_evidence_than_the_log_line():
+    log = (u"\u90e8\u7f72\u62a5\u9519 Total number of attention heads (40) must be divisible by tensor parallel "
+           "size (6)\n\n[rank0]: ValueError: Total number of attention heads (40) must be divisible by tensor "
+           "parallel size (6).\n")
+    assert D.diagnose(log)["evidence"].startswith("[rank0]: ValueError: Total number")
 
 
 def test_a_little_prose_keeps_the_whole_text():
