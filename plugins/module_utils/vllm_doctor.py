@@ -20,7 +20,12 @@ How a diagnosis is made
    of attention heads (32) must be divisible by ...``) is strong; context (a multimodal profiling
    frame, a WSL marker, a bare ``Killed``) is weaker; the wrappers (``Engine core initialization
    failed``, ``EngineDeadError``, ``WorkerProc initialization failed``) are weakest. The strongest
-   finding wins, the earliest one on a tie, because later errors are usually consequences.
+   finding wins, the earliest one on a tie, because later errors are usually consequences. The
+   rule that won is the result's ``cause`` (finer than the twelve categories, each with its own
+   fix: ``dtype_unsupported_on_gpu`` and ``compiler_missing`` under cuda_driver_mismatch,
+   ``max_model_len_too_large``, ``architecture_unsupported``, ``local_path_not_found`` and
+   ``cache_dir_permission`` under model_files, ``unrecognized_argument`` under
+   engine_core_generic, where a start fails before any engine runs).
 3. An exception no rule knows is placed by the frame that raised it (uvloop, the multimodal
    processor, the weight loader, torch.cuda init); a traceback cut before its exception line
    counts weakly by where it stopped. A real but unknown exception behind a wrapper gives
@@ -543,6 +548,13 @@ RULES = [
     # vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
     # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
     R("no_gpu_visible", "cuda_driver_mismatch", r"Failed to infer device type", SPECIFIC),
+    # vllm/config (_check_valid_dtype / platforms/cuda.py): bfloat16 needs compute capability 8.0
+    R("dtype_unsupported_on_gpu", "cuda_driver_mismatch", r"Bfloat16 is only supported on GPUs with compute "
+      r"capability of at least 8\.0(?:\. Your (.+?) GPU has compute capability ([\d.]+))?", CERTAIN),
+    # Triton and torch.compile build small C/CUDA modules at start: a compiler must be on the host
+    R("compiler_missing", "cuda_driver_mismatch", r"Failed to find C compiler|Could not find nvcc|nvcc: not found|"
+      r"nvcc was not found|CUDA_HOME environment variable is not set|"
+      r"error: command '(?:gcc|cc|c\+\+|x86_64-linux-gnu-gcc)' failed|gcc: (?:command )?not found", SPECIFIC),
     R("torch_cpu_build", "cuda_driver_mismatch", r"Torch not compiled with CUDA enabled", 60),
     R("err_803", "cuda_driver_mismatch", r"Error 803|unsupported display driver / cuda driver combination", CERTAIN),
     R("ptx", "cuda_driver_mismatch", r"provided PTX was compiled with an unsupported toolchain|"
@@ -585,6 +597,19 @@ RULES = [
     R("loop_running", "uvloop_event_loop", r"this event loop is already running|asyncio\.run\(\) cannot be called "
       r"from a running event loop|got Future .* attached to a different loop", 60),
     # ---- model files ------------------------------------------------------------------------
+    # vllm/config/model.py: a max_model_len above the model's own (config.json) limit
+    R("max_model_len_too_large", "model_files", r"User-specified max_model_len \((\d+)\) is greater than the derived "
+      r"max_model_len \(([^)]*)\)", CERTAIN),
+    # vllm/model_executor/models/registry.py and transformers' AutoConfig
+    R("architecture_unsupported", "model_files", r"Model architectures? \[([^\]]*)\] (?:are|is) not supported for now|"
+      r"has model type `?([\w.-]+)`? but Transformers does not recognize this architecture|"
+      r"architecture \w+ is not supported yet", SPECIFIC + 5),
+    # huggingface_hub's validate_repo_id: a local path that does not exist is taken for a hub id
+    R("local_path_not_found", "model_files", r"Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+      r"'((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'", SPECIFIC + 5),
+    # vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
+    R("cache_dir_permission", "model_files", r"Permission ?Error: \[Errno 13\] Permission denied: '([^']*\.cache[^']*)'|"
+      r"There was a problem when trying to write in your cache folder \(([^)]*)\)", SPECIFIC + 3),
     R("safetensors_header", "model_files", r"SafetensorError|Error while deserializing header|HeaderTooLarge|"
       r"MetadataIncompleteBuffer|InvalidHeaderDeserialization|incomplete metadata, file not fully covered", CERTAIN),
     R("no_weights", "model_files", r"Cannot find any model weights with|Cannot find model weights at", SPECIFIC + 3),
@@ -688,6 +713,9 @@ RULES = [
       r"longer than VLLM_ENGINE_READY_TIMEOUT_S|Engine core initialization timed out|start operation timed out|"
       r"Timed out waiting for engines? to send initial message", 35,
       kind="wrapper"),
+    # argparse: a flag this vLLM does not have (or "--flag value" passed as one argument)
+    R("unrecognized_argument", "engine_core_generic", r"error: unrecognized arguments?: (.+)$|"
+      r"error: argument [\w/-]+: invalid choice: (.+)$|error: ambiguous option: (\S+)", CERTAIN),
     R("systemd_failed", "engine_core_generic", r"Main process exited, code=exited, status=[1-9]|"
       r"Failed with result 'exit-code'", 6, kind="wrapper"),
 ]
@@ -1136,6 +1164,17 @@ def _fix_host_oom(finding, facts, live, lines):
 
 def _fix_cuda(finding, facts, live, lines):
     text = finding.line.text
+    if finding.rule == "dtype_unsupported_on_gpu":
+        gpu = finding.match.group(1) if finding.match and finding.match.group(1) else "this GPU"
+        cap = (" (compute capability %s)" % finding.match.group(2)) if finding.match and finding.match.group(2) else ""
+        return ("The model is served in bfloat16, which %s%s does not have (it needs compute capability 8.0, "
+                "Ampere or newer). Set %s (float16), or serve on a newer GPU." % (gpu, cap, _fmt_opt(dtype="half")))
+    if finding.rule == "compiler_missing":
+        return ("A compiler vLLM needs at start is missing (%s): Triton and torch.compile build small C/CUDA modules "
+                "on the host. Install a C compiler (build-essential / gcc) on the host or image, or set CC in "
+                "vllm_service_env; where nvcc is wanted, install the CUDA toolkit or use the prebuilt wheels of "
+                "vllm_install_version instead of a source build. enforce_eager: true in vllm_service_options avoids "
+                "the compile step." % text[:80])
     match = re.search(r"found version (\d+)", text)
     if match:
         found = int(match.group(1))
@@ -1244,6 +1283,9 @@ def _fix_model(finding, facts, live, lines):
     text = finding.line.text
     model = facts.get("model")
     where = " (%s)" % model if model else ""
+    fixed = _fix_model_cause(finding, text, where)
+    if fixed:
+        return fixed
     if finding.rule in ("safetensors_header", "corrupt_ckpt"):
         name = re.search(r"[\w.-]+\.(?:safetensors|bin)", " ".join(l.text for l in lines[max(0, finding.line.idx - 6):
                                                                                           finding.line.idx + 1]))
@@ -1274,6 +1316,38 @@ def _fix_model(finding, facts, live, lines):
                     where or " the model", " (the log shows %s)" % odd_format.group(0) if odd_format else ""))
     return ("The model files%s are missing or invalid (%s). Re-download the model to local ext4 storage and point "
             "vllm_model_source at the directory that contains config.json." % (where, text[:100]))
+
+
+def _fix_model_cause(finding, text, where):
+    match = finding.match
+    if finding.rule == "max_model_len_too_large":
+        derived = re.findall(r"\d+", match.group(2))
+        limit = int(derived[-1]) if derived else None
+        return ("max_model_len %s is above what the model supports%s (%s in its config.json). Set %s, or "
+                "drop max_model_len from vllm_service_options to use the model's own limit; "
+                "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 only for models known to handle longer contexts (RoPE scaling), "
+                "else the output is wrong. A newer vllm_install_version may read the model's window correctly."
+                % (match.group(1), where, limit if limit else match.group(2),
+                   _fmt_opt(max_model_len=limit) if limit else "a smaller max_model_len"))
+    if finding.rule == "architecture_unsupported":
+        arch = (match.group(1) or match.group(2) or "").strip() if match else ""
+        return ("This vLLM release cannot serve the model's architecture%s%s. Use a vllm_install_version that "
+                "supports it (check vLLM's supported-models list), or another model (vllm_model_source). If the "
+                "architecture is in vLLM's list, an earlier error in the log (an import failure, an old "
+                "transformers) is the real cause; models with their own code also need trust_remote_code."
+                % (" (%s)" % arch if arch else "", where))
+    if finding.rule == "local_path_not_found":
+        return ("The model path %s does not exist where vLLM runs, so it was taken for a Hugging Face id. Point "
+                "vllm_model_source at an existing local directory holding config.json (an absolute path, no ~; "
+                "in a container the path inside it), or use a hub id (namespace/name)."
+                % match.group(1))
+    if finding.rule == "cache_dir_permission":
+        path = match.group(1) or match.group(2)
+        return ("vLLM's user cannot write its cache directory %s (HOME unset or not writable, or a root-owned "
+                "mount). Give the service user (vllm_service_user) a writable home, or set vllm_service_env: "
+                "{HOME: ..., HF_HOME: ..., VLLM_CACHE_ROOT: ..., XDG_CACHE_HOME: ...} to a directory it owns; "
+                "in a container chown the mounted parent directory." % path)
+    return None
 
 
 def _fix_trust(finding, facts, live, lines):
@@ -1412,6 +1486,12 @@ def _fix_port(finding, facts, live, lines):
 def _fix_generic(finding, facts, live, lines):
     text = finding.line.text
     extra = ""
+    if finding.rule == "unrecognized_argument":
+        bad = next((g for g in finding.match.groups() if g), text).strip()
+        return ("vLLM's command line rejected %s: the installed vLLM has no such option, or an option and its "
+                "value reached it as one argument (\"--host 127.0.0.1\" instead of \"--host=127.0.0.1\"). Check "
+                "vllm_service_options against `vllm serve --help=all` of vllm_install_version, drop or rename the "
+                "flag, or pick a vllm_install_version that has it." % bad)
     if re.search(r"Failed core proc\(s\): \{\}", text):
         extra = (" The empty {} means the engine process was killed by a signal, often the kernel OOM killer: "
                  "run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'.")
@@ -1460,7 +1540,7 @@ def _confidence(best, findings):
               and f.strength >= best.strength - 10]
     if rivals:
         conf -= 0.1
-    if best.category == "engine_core_generic":
+    if best.category == "engine_core_generic" and best.kind == "wrapper":
         conf = min(conf + 0.2, 0.45)
     return round(max(0.05, min(0.98, conf)), 2)
 
@@ -1569,7 +1649,7 @@ def _diagnose_lines(lines, live):
                 "other_findings": _others(findings, None),
             }
     # A real but unrecognised exception beats a bare wrapper: say so instead of blaming the wrapper.
-    if best.category == "engine_core_generic" and best.rule not in ("ready_timeout",):
+    if best.category == "engine_core_generic" and best.kind == "wrapper" and best.rule not in ("ready_timeout",):
         unknown_exc = _unrecognised_exception([l for l in considered if l.idx >= attempt] or considered,
                                               findings)
         if unknown_exc is not None:

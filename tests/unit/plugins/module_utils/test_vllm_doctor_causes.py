@@ -1,0 +1,93 @@
+"""Finer causes (``cause``) from vLLM's and its libraries' raise sites, on log lines quoted in public issues.
+
+Each case names its source. ``category`` stays one of the twelve; the cause and its fix are finer.
+"""
+import pytest
+
+import vllm_doctor as D
+
+WRAPPER = "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
+
+CASES = [
+    # substratusai/vllm-docker#37 (T4), vllm-project/vllm#946 (V100)
+    ("dtype_t4", "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla "
+     "T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the`dtype` flag in CLI, "
+     "for example: --dtype=half.\n", "cuda_driver_mismatch", "dtype_unsupported_on_gpu",
+     ["dtype: half", "Tesla T4", "7.5"]),
+    # vllm-project/vllm#3676
+    ("max_len_command_r", "ValueError: User-specified max_model_len (131072) is greater than the derived "
+     "max_model_len (None=8192 in model's config.json). This may lead to incorrect model outputs or CUDA errors.\n",
+     "model_files", "max_model_len_too_large", ["max_model_len: 8192", "131072", "VLLM_ALLOW_LONG_MAX_MODEL_LEN"]),
+    # xorbitsai/inference#1715 (seq_length form)
+    ("max_len_seq_length", "ValueError: [address=127.0.0.1:37657, pid=3125985] User-specified max_model_len (4096) "
+     "is greater than the derived max_model_len (seq_length=2048 or model_max_length=None in model's config.json).\n",
+     "model_files", "max_model_len_too_large", ["max_model_len: 2048"]),
+    # vllm-project/vllm-omni#1364
+    ("unrecognized_omni", "usage: vllm [-h] [-v] {chat,complete,serve,bench,collect-env,run-batch} ...\n"
+     "vllm: error: unrecognized arguments: --omni\n", "engine_core_generic", "unrecognized_argument",
+     ["--omni", "--help=all", "vllm_service_options"]),
+    # vllm-project/vllm#27389 (docker image given "serve MODEL" twice)
+    ("unrecognized_path", "api_server.py: error: unrecognized arguments: /root/models/Qwen3-8B\n",
+     "engine_core_generic", "unrecognized_argument", ["/root/models/Qwen3-8B"]),
+    # gpustack/gpustack#1268 (V0 engine, local path that is not there)
+    ("local_path", "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+     "'namespace/repo_name': '/data/models/cache/model_scope/deepseek-ai/DeepSeek-R1-Distill-Llama-70B'. Use "
+     "`repo_type` argument if needed.\nERROR 02-20 10:13:40 engine.py:389] Repo id must be in the form 'repo_name' "
+     "or 'namespace/repo_name': '/data/models/cache/model_scope/deepseek-ai/DeepSeek-R1-Distill-Llama-70B'. Use "
+     "`repo_type` argument if needed.\n", "model_files", "local_path_not_found",
+     ["/data/models/cache/model_scope/deepseek-ai/DeepSeek-R1-Distill-Llama-70B", "vllm_model_source"]),
+    # PRIME-RL/TTRL#25 (~ is not expanded)
+    ("local_path_tilde", "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+     "'namespace/repo_name': '~/models/deepseek-llm-7b-chat'. Use `repo_type` argument if needed.\n",
+     "model_files", "local_path_not_found", ["~/models/deepseek-llm-7b-chat"]),
+    # opendatahub-io/ilab-on-ocp#26 (HOME=/ in a container)
+    ("cache_root", "[rank1]: PermissionError: [Errno 13] Permission denied: '/.cache'\n", "model_files",
+     "cache_dir_permission", ["/.cache", "HOME", "vllm_service_env", "vllm_service_user"]),
+    # odysseus-dev/odysseus#6157
+    ("cache_app", "PermissionError: [Errno 13] Permission denied: '/app/.cache/vllm'\n"
+     "PermissionError: [Errno 13] Permission denied: '/app/.cache/flashinfer'\n"
+     "RuntimeError: Engine core initialization failed. See root cause above.\n", "model_files",
+     "cache_dir_permission", ["/app/.cache/vllm"]),
+    # vllm-project/vllm#22231
+    ("arch_qwen3", "ValueError: Model architectures ['Qwen3ForCausalLM'] are not supported for now. Supported "
+     "architectures: ['AquilaModel', 'AquilaForCausalLM', 'ArcticForCausalLM', 'BaiChuanForCausalLM']\n",
+     "model_files", "architecture_unsupported", ["Qwen3ForCausalLM", "vllm_install_version"]),
+    # LinkSoul-AI/LLaSM#12 (transformers' AutoConfig)
+    ("arch_model_type", "The checkpoint you are trying to load has model type `llaaa` but Transformers does not "
+     "recognize this architecture. This could be because of an issue with the checkpoint, or because your version "
+     "of Transformers is out of date.\n", "model_files", "architecture_unsupported", ["llaaa"]),
+    # vllm-project/vllm#15329 (Triton's driver build in the V1 EngineCore), apple/ml-cross-entropy#5
+    ("compiler", "ERROR 03-22 09:50:04 [core.py:340]   File \"/opt/conda/lib/python3.10/site-packages/triton/runtime/"
+     "build.py\", line 32, in _build\nERROR 03-22 09:50:04 [core.py:340]     raise RuntimeError(\"Failed to find C "
+     "compiler. Please specify via CC environment variable.\")\nERROR 03-22 09:50:04 [core.py:340] RuntimeError: "
+     "Failed to find C compiler. Please specify via CC environment variable.\n" + WRAPPER,
+     "cuda_driver_mismatch", "compiler_missing", ["gcc", "CC"]),
+]
+
+
+@pytest.mark.parametrize("name,log,category,cause,needles", CASES, ids=[c[0] for c in CASES])
+def test_finer_causes(name, log, category, cause, needles):
+    result = D.diagnose(log)
+    assert (result["category"], result.get("cause")) == (category, cause), result
+    assert result["category"] in D.CATEGORIES
+    assert result["evidence"] in [line.strip() for line in log.splitlines()]
+    for needle in needles:
+        assert needle in result["fix"], (needle, result["fix"])
+
+
+def test_a_cause_behind_the_wrapper_is_not_capped_like_the_wrapper():
+    result = D.diagnose("vllm: error: unrecognized arguments: --disable-uvloop\n" + WRAPPER)
+    assert result["cause"] == "unrecognized_argument"
+    assert result["confidence"] >= 0.85
+
+
+def test_a_hub_id_is_not_a_missing_local_path():
+    log = ("huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+           "'namespace/repo_name': 'Qwen/Qwen2.5/7B'. Use `repo_type` argument if needed.\n")
+    assert D.diagnose(log).get("cause") != "local_path_not_found"
+
+
+def test_cuda_home_warning_on_a_gpu_less_host_is_no_compiler_problem():
+    log = ("W1201 10:49:30.876000 18069 torch/utils/cpp_extension.py:183] No CUDA runtime is found, using "
+           "CUDA_HOME='/usr/local'\nRuntimeError: Failed to infer device type\n")
+    assert D.diagnose(log)["cause"] == "no_gpu_visible"
