@@ -225,6 +225,8 @@ _LOG_LINE_RES = [
     re.compile(r"^usage: [\w.-]+ \[|^[\w.-]+: error: "),                             # argparse
 ]
 _CJK_RE = re.compile(u"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e\u3001-\u3011]")
+_PROMPT_RE = re.compile(r"^(?:\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+:[^\s$#]*[$#]\s*\S|^PS [A-Z]:\\[^>]*>\s*\S|"
+                        r"^[A-Z]:\\[^>]*>\s*\S")  # user@host:~$ cmd, PS C:\x> cmd, C:\x>cmd
 _COMMAND_RE = re.compile(r"^(?:\$|#|>)\s*(?:sudo\s+)?(?:pip3?|uv|vllm|python3?|docker|podman|export|conda|git|curl|"
                          r"nvidia-smi|wsl|cd|source|huggingface-cli|hf|apt(?:-get)?|CUDA_VISIBLE_DEVICES=\S+)\b|"
                          r"^(?:sudo\s+)?(?:pip3?|uv pip|vllm serve|vllm bench|python3? -m|docker (?:run|compose|exec)|"
@@ -267,7 +269,7 @@ def classify_line(raw):
     for regex in _LOG_LINE_RES:
         if regex.search(unquoted):
             return LOG
-    if _COMMAND_RE.match(text) or _COMMAND_RE.match(unquoted):
+    if _COMMAND_RE.match(text) or _COMMAND_RE.match(unquoted) or _PROMPT_RE.match(unquoted):
         return COMMAND
     if _CJK_RE.search(text):
         return PROSE
@@ -284,6 +286,7 @@ def classify_line(raw):
 
 
 MIXED_MIN_PROSE = 3  # fewer prose lines than this and the text is read as a log, whole
+MIXED_MIN_SHARE = 0.1  # nor when they are a small share of it (log messages that read like sentences)
 
 
 def _english_prose(raw):
@@ -294,14 +297,16 @@ def _english_prose(raw):
 def log_line_mask(raw_lines):
     """For each raw line, whether it is log output to be read (True) or text around it (False).
 
-    A text with fewer than MIXED_MIN_PROSE prose lines is all log (a terminal session with its
-    commands included). Otherwise log lines are
+    A text with fewer than MIXED_MIN_PROSE prose lines, or with prose under MIXED_MIN_SHARE of its
+    lines, is all log (a terminal session with its commands included). Otherwise log lines are
     kept, prose and commands dropped, and neutral lines follow the nearest labelled line before
     them (after them at the start); inside a code fence they are kept (pasted output). A short
     run of English prose between two log lines is a log message without a prefix and is kept.
     """
     labels = [classify_line(raw) for raw in raw_lines]
-    if sum(1 for label in labels if label == PROSE) < MIXED_MIN_PROSE:
+    prose = sum(1 for label in labels if label == PROSE)
+    written = sum(1 for label in labels if label not in (BLANK, FENCE))
+    if prose < MIXED_MIN_PROSE or prose < MIXED_MIN_SHARE * written:
         return [True] * len(labels)
     # English prose between two log lines (up to two such lines) is a log message without a prefix
     signalled = [pos for pos, label in enumerate(labels) if label in (LOG, PROSE, COMMAND)]
@@ -834,8 +839,11 @@ def _adjust(findings, lines, facts, live):
     stop = facts.get("stop")
     if stop and stop[1] == "during_start":
         frames = [f for f in out if f.rule == "mm_frame" and f.kind == "frame" and f.line.idx < stop[0].idx]
+        between = [l for l in lines if frames and frames[-1].line.idx < l.idx < stop[0].idx]
         if frames and not any(_EXCEPTION_RE.match(l.text) and not l.text.startswith(("raise ", "except "))
-                              for l in lines if frames[-1].line.idx < l.idx < stop[0].idx):
+                              or (l.level in ("INFO", "DEBUG") and not re.search(r"multi-?modal|profil|warm|dummy",
+                                                                                 l.text, re.I))
+                              for l in between):
             frame_lines = [f.line for f in frames if f.line.text.startswith("File ")] or [f.line for f in frames]
             warm = next((l for l in frame_lines if re.search(r"warmup|profil|dummy", l.text, re.I)),
                         frame_lines[-1])

@@ -177,3 +177,32 @@ def test_at_least_ten_posts_are_collected_with_sources():
     # most of them carry enough prose that the doctor must leave it out
     mixed = [name for name, _, _ in POST_CASES if D.diagnose(_read(os.path.join(POSTS, name)))["ignored_lines"]]
     assert len(mixed) >= 4, mixed
+
+
+def test_shell_prompts_are_commands_and_their_output_is_log():
+    # the shape of zai-org/GLM-V#162: a prompt with the command, its continuation lines, then the output
+    raws = [u"\u542f\u52a8", u"\u5185\u5b58\u589e\u52a0", u"\u62a5\u9519\uff1a",
+            "(llama-factory) root@cdss-server13:/home/szs# vllm serve /home/szs/GLM-4.5V-FP8 \\",
+            "     --tensor-parallel-size 8 \\", "     --allowed-local-media-path /",
+            "INFO 08-26 09:11:57 [__init__.py:241] Automatically detected platform cuda."]
+    assert D.classify_line(raws[3]) == D.COMMAND
+    assert D.classify_line("PS C:\\Users\\me> vllm serve Qwen/Qwen3-8B") == D.COMMAND
+    assert D.log_line_mask(raws) == [False] * 6 + [True]
+
+
+def test_log_messages_that_read_like_sentences_do_not_make_a_long_log_a_post():
+    log = ["(EngineCore_DP0 pid=1) INFO 01-01 00:00:%02d [core.py:1] step %d" % (i % 60, i) for i in range(80)]
+    log[10] = "You are using a model of type qwen2 to instantiate a model of type llama. This is not supported."
+    log[40] = "There was a problem when trying to write in your cache folder (/nonexistent/.cache/huggingface/hub)."
+    log[41] = "You should set the environment variable TRANSFORMERS_CACHE to a writable directory."
+    log[42] = "Please make sure you have read the code there to avoid malicious use, then set the option."
+    assert all(D.log_line_mask(log))
+
+
+def test_a_stop_after_the_multimodal_profiling_finished_is_not_blamed_on_it():
+    log = ('(EngineCore_DP0 pid=5) INFO 01-01 00:00:00 [gpu_model_runner.py:1] Starting profile run for multi-modal '
+           'encoder.\n'
+           '(EngineCore_DP0 pid=5) INFO 01-01 00:00:30 [gpu_worker.py:1] Available KV cache memory: 13.69 GiB\n'
+           '(EngineCore_DP0 pid=5) INFO 01-01 00:00:31 [gpu_model_runner.py:1] Capturing CUDA graphs: 40%\n'
+           '(APIServer pid=1) KeyboardInterrupt: terminated\n')
+    assert D.diagnose(log).get("cause") != "mm_warmup_interrupted"
