@@ -300,7 +300,8 @@ def log_line_mask(raw_lines):
     A text with fewer than MIXED_MIN_PROSE prose lines, or with prose under MIXED_MIN_SHARE of its
     lines, is all log (a terminal session with its commands included). Otherwise log lines are
     kept, prose and commands dropped, and neutral lines follow the nearest labelled line before
-    them (after them at the start); inside a code fence they are kept (pasted output). A short
+    them (after them at the start), except that what a command printed and what a sentence ending
+    in a colon introduces ("I get this error:") are kept; inside a code fence they are kept too. A short
     run of English prose between two log lines is a log message without a prefix and is kept.
     """
     labels = [classify_line(raw) for raw in raw_lines]
@@ -323,7 +324,7 @@ def log_line_mask(raw_lines):
     resolved = list(labels)
     in_fence = False
     previous = None
-    continuation = False
+    continuation = introduced = False
     for pos, label in enumerate(labels):
         if label == FENCE:
             in_fence = not in_fence
@@ -335,14 +336,17 @@ def log_line_mask(raw_lines):
         if label == NEUTRAL:
             if continuation:
                 label = COMMAND
-            elif previous == COMMAND:
-                label = LOG  # what a command printed
+            elif previous == COMMAND or introduced:
+                label = LOG  # what a command printed, or what "I get this error:" introduces
             elif in_fence:
                 label = LOG if previous in (None, LOG) else previous
             elif previous is not None:
                 label = previous
         resolved[pos] = label
-        continuation = label == COMMAND and strip_ansi(raw_lines[pos]).rstrip().endswith("\\")
+        text = strip_ansi(raw_lines[pos]).rstrip()
+        continuation = label == COMMAND and text.endswith("\\")
+        if labels[pos] != NEUTRAL:
+            introduced = labels[pos] == PROSE and text.endswith((":", u"\uff1a"))
         if label != NEUTRAL:
             previous = label
     # neutral lines before any labelled one take the next label

@@ -206,3 +206,15 @@ def test_a_stop_after_the_multimodal_profiling_finished_is_not_blamed_on_it():
            '(EngineCore_DP0 pid=5) INFO 01-01 00:00:31 [gpu_model_runner.py:1] Capturing CUDA graphs: 40%\n'
            '(APIServer pid=1) KeyboardInterrupt: terminated\n')
     assert D.diagnose(log).get("cause") != "mm_warmup_interrupted"
+
+
+def test_what_a_sentence_ending_in_a_colon_introduces_is_log():
+    post = ("I am serving Qwen2.5-7B on my 3090 and it never starts.\n"
+            "I tried a lower max-model-len but it did not help, and we have no other process on the GPU.\n"
+            "When I start the server I get this error:\n"
+            "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing "
+            "the engine.\n"
+            "Does anyone know what to do?\n")
+    result = D.diagnose(post)
+    assert result["category"] == "gpu_oom", result
+    assert result["ignored_lines"] == 4
