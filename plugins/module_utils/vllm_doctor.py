@@ -225,8 +225,7 @@ _LOG_LINE_RES = [
     re.compile(r"^usage: [\w.-]+ \[|^[\w.-]+: error: "),                             # argparse
 ]
 _CJK_RE = re.compile(u"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e\u3001-\u3011]")
-_PROMPT_RE = re.compile(r"^(?:\([\w.-]+\)\s*)?[\w.-]+@[\w.-]+:[^\s$#]*[$#]\s*\S|^PS [A-Z]:\\[^>]*>\s*\S|"
-                        r"^[A-Z]:\\[^>]*>\s*\S")  # user@host:~$ cmd, PS C:\x> cmd, C:\x>cmd
+_PROMPT_RE = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*[$#]|(?:PS )?[A-Z]:\\[^>]*>)\s*\S")  # user@host:~$ cmd, PS C:\x> cmd, C:\x>cmd
 _COMMAND_RE = re.compile(r"^(?:\$|#|>)\s*(?:sudo\s+)?(?:pip3?|uv|vllm|python3?|docker|podman|export|conda|git|curl|"
                          r"nvidia-smi|wsl|cd|source|huggingface-cli|hf|apt(?:-get)?|CUDA_VISIBLE_DEVICES=\S+)\b|"
                          r"^(?:sudo\s+)?(?:pip3?|uv pip|vllm serve|vllm bench|python3? -m|docker (?:run|compose|exec)|"

@@ -187,6 +187,9 @@ def test_shell_prompts_are_commands_and_their_output_is_log():
             "INFO 08-26 09:11:57 [__init__.py:241] Automatically detected platform cuda."]
     assert D.classify_line(raws[3]) == D.COMMAND
     assert D.classify_line("PS C:\\Users\\me> vllm serve Qwen/Qwen3-8B") == D.COMMAND
+    assert D.classify_line("(glm) PS D:\\Open-AutoGLM> python -m vllm.entrypoints.openai.api_server --port 8000") \
+        == D.COMMAND
+    assert D.classify_line("D:\\AI-Apps\\vLLM2>uv pip install uvloop") == D.COMMAND
     assert D.log_line_mask(raws) == [False] * 6 + [True]
 
 
