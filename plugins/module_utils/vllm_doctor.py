@@ -284,7 +284,7 @@ def classify_line(raw):
     return NEUTRAL
 
 
-MIXED_MIN_PROSE = 3  # fewer prose lines than this and the text is read as a log, whole
+MIXED_MIN_PROSE = 2  # fewer prose lines than this and the text is read as a log, whole
 MIXED_MIN_SHARE = 0.1  # nor when they are a small share of it (log messages that read like sentences)
 
 
@@ -297,7 +297,8 @@ def log_line_mask(raw_lines):
     """For each raw line, whether it is log output to be read (True) or text around it (False).
 
     A text with fewer than MIXED_MIN_PROSE prose lines, or with prose under MIXED_MIN_SHARE of its
-    lines, is all log (a terminal session with its commands included). Otherwise log lines are
+    lines, is all log (a terminal session with its commands included); so is a text without a single
+    log line (an error quoted only in a sentence is still the best evidence there is). Otherwise log lines are
     kept, prose and commands dropped, and neutral lines follow the nearest labelled line before
     them (after them at the start), except that what a command printed and what a sentence ending
     in a colon introduces ("I get this error:") are kept; inside a code fence they are kept too. A short
@@ -306,8 +307,8 @@ def log_line_mask(raw_lines):
     labels = [classify_line(raw) for raw in raw_lines]
     prose = sum(1 for label in labels if label == PROSE)
     written = sum(1 for label in labels if label not in (BLANK, FENCE))
-    if prose < MIXED_MIN_PROSE or prose < MIXED_MIN_SHARE * written:
-        return [True] * len(labels)
+    if prose < MIXED_MIN_PROSE or prose < MIXED_MIN_SHARE * written or LOG not in labels:
+        return [True] * len(labels)  # a log with a stray remark, or prose only: nothing better to read
     # English prose between two log lines (up to two such lines) is a log message without a prefix
     signalled = [pos for pos, label in enumerate(labels) if label in (LOG, PROSE, COMMAND)]
     run = []

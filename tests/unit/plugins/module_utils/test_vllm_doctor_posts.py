@@ -214,6 +214,7 @@ def test_a_stop_after_the_multimodal_profiling_finished_is_not_blamed_on_it():
 def test_what_a_sentence_ending_in_a_colon_introduces_is_log():
     post = ("I am serving Qwen2.5-7B on my 3090 and it never starts.\n"
             "I tried a lower max-model-len but it did not help, and we have no other process on the GPU.\n"
+            "(APIServer pid=1) INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.8.5\n"
             "When I start the server I get this error:\n"
             "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing "
             "the engine.\n"
@@ -221,3 +222,23 @@ def test_what_a_sentence_ending_in_a_colon_introduces_is_log():
     result = D.diagnose(post)
     assert result["category"] == "gpu_oom", result
     assert result["ignored_lines"] == 4
+
+
+def test_two_lines_of_advice_are_enough_to_be_left_out():
+    post = ("If you see CUDA out of memory, lower the gpu memory utilization and try again.\n"
+            "You should also check that nothing else is using the port.\n"
+            "(APIServer pid=1) File \"/x/vllm/multimodal/processing.py\", line 1, in _call_hf_processor\n"
+            "(APIServer pid=1) KeyError: 'video_grid_thw'\n")
+    result = D.diagnose(post)
+    assert result["category"] == "multimodal_processor", result
+    assert result["ignored_lines"] == 2
+    assert result["other_findings"] == []
+
+
+def test_a_post_with_no_log_line_is_read_whole():
+    post = ("### Anything you want to discuss about vllm.\n\n"
+            "I want to deploy it, but there is a problem:Total number of attention heads (40) must be divisible by "
+            "tensor parallel size (6).how could I do?\n")
+    result = D.diagnose(post)
+    assert result["category"] == "tensor_parallel_config"
+    assert result["ignored_lines"] == 0
