@@ -223,6 +223,8 @@ _LOG_LINE_RES = [
     re.compile(r"^\S+\.pyx?:\d+: \w*(?:Warning|Error)\b"),                     # Python warnings.warn output
     re.compile(r"^\d+ validation errors? for \w+|^Value error, |\[type=\w+, input_value="),  # pydantic
     re.compile(r"^usage: [\w.-]+ \[|^[\w.-]+: error: "),                             # argparse
+    re.compile(r"^[\w.-]+: (?:[a-z]+ )?(?:error|warning|fatal)\b", re.I),               # "nvidia-container-cli: ..."
+    re.compile(r"^(?:[a-z_]\w*\.)*[a-z]\w*(?:error|exception):\s", re.I),              # exceptions retyped
 ]
 _CJK_RE = re.compile(u"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e\u3001-\u3011]")
 _PROMPT_RE = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*[$#]|(?:PS )?[A-Z]:\\[^>]*>)\s*\S")  # user@host:~$ cmd, PS C:\x> cmd, C:\x>cmd

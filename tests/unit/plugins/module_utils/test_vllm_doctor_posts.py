@@ -45,6 +45,10 @@ def _read(path):
     ("  **ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0.**", D.LOG),
     ("`vllm: error: unrecognized arguments: --config`", D.LOG),
     ("usage: vllm [-h] [-v] {chat,complete,serve,bench,collect-env,run-batch} ...", D.LOG),
+    ("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your driver to a "
+     "newer version, or use an earlier cuda container: unknown.", D.LOG),
+    ("valueerror: loading internvl2-8b/ requires you to execute the configuration file in that repo on your local "
+     "machine.", D.LOG),
     # prose (the corpus post's advice) and markdown
     (u"\u65e5\u5fd7\u7279\u5f81\uff1a\u5b50\u8fdb\u7a0b\u65e5\u5fd7\u542b CUDA out of memory / cannot allocate tensor",
      D.PROSE),
