@@ -227,7 +227,8 @@ _LOG_LINE_RES = [
     re.compile(r"^(?:[a-z_]\w*\.)*[a-z]\w*(?:error|exception):\s", re.I),              # exceptions retyped
 ]
 _CJK_RE = re.compile(u"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e\u3001-\u3011]")
-_PROMPT_RE = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*[$#]|(?:PS )?[A-Z]:\\[^>]*>)\s*\S")  # user@host:~$ cmd, PS C:\x> cmd, C:\x>cmd
+# shell prompts: "user@host:~$ cmd", "(venv) PS C:\x> cmd", "C:\x>cmd"
+_PROMPT_RE = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*[$#]|(?:PS )?[A-Z]:\\[^>]*>)\s*\S")
 _COMMAND_RE = re.compile(r"^(?:\$|#|>)\s*(?:sudo\s+)?(?:pip3?|uv|vllm|python3?|docker|podman|export|conda|git|curl|"
                          r"nvidia-smi|wsl|cd|source|huggingface-cli|hf|apt(?:-get)?|CUDA_VISIBLE_DEVICES=\S+)\b|"
                          r"^(?:sudo\s+)?(?:pip3?|uv pip|vllm serve|vllm bench|python3? -m|docker (?:run|compose|exec)|"
@@ -619,8 +620,8 @@ RULES = [
     R("local_path_not_found", "model_files", r"Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
       r"'((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'", SPECIFIC + 5),
     # vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
-    R("cache_dir_permission", "model_files", r"Permission ?Error: \[Errno 13\] Permission denied: '([^']*\.cache[^']*)'|"
-      r"There was a problem when trying to write in your cache folder \(([^)]*)\)", SPECIFIC + 3),
+    R("cache_dir_permission", "model_files", r"Permission ?Error: \[Errno 13\] Permission denied: "
+      r"'([^']*\.cache[^']*)'|There was a problem when trying to write in your cache folder \(([^)]*)\)", SPECIFIC + 3),
     R("safetensors_header", "model_files", r"SafetensorError|Error while deserializing header|HeaderTooLarge|"
       r"MetadataIncompleteBuffer|InvalidHeaderDeserialization|incomplete metadata, file not fully covered", CERTAIN),
     R("no_weights", "model_files", r"Cannot find any model weights with|Cannot find model weights at", SPECIFIC + 3),
@@ -1423,7 +1424,7 @@ def _fix_mm(finding, facts, live, lines):
                "dummy %s input during start-up; that warm-up is slow and dominates the start of VL models. Skip "
                "video profiling with %s; if a start timeout stopped it, raise vllm_service_ready_timeout and "
                "VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env."
-               % (facts["stop"][0].text[:60], "video" if video else "multimodal",
+               % (facts["stop_text"], "video" if video else "multimodal",
                   _fmt_opt(limit_mm_per_prompt="'{\"video\": 0}'")))
         if _contributing(facts, lines) and any(_MNT_PATH_RE.search(l.text) for l in lines):
             fix += (" vLLM's venv is on a Windows drive (/mnt/...), which makes it slower still: install it on the "
@@ -1593,6 +1594,10 @@ def _diagnose_lines(lines, live):
 
     noise, last_stop = _shutdown_noise(lines)
     facts["stop"] = last_stop
+    if last_stop:
+        raised = next((l for l in lines[last_stop[0].idx:last_stop[0].idx + 5] if _EXCEPTION_RE.match(l.text)
+                       and not l.text.startswith("raise ")), last_stop[0])
+        facts["stop_text"] = raised.text[:80]
     considered = [line for line in lines if line.idx not in noise]
     findings = _adjust(_match_rules(considered), considered, facts, live)
 
@@ -1705,7 +1710,7 @@ def _contributing(facts, lines):
                    "over 9p and is slow" % venv)
     stop = facts.get("stop")
     if stop and stop[1] == "during_start":
-        out.append("the server was stopped while it was still starting (%s)" % stop[0].text[:80])
+        out.append("the server was stopped while it was still starting (%s)" % facts.get("stop_text", ""))
     return out
 
 

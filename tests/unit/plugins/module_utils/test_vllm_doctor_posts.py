@@ -129,6 +129,7 @@ def test_corpus_post_names_the_video_warmup():
     assert "/mnt/" in result["fix"] and "vllm_python_root" in result["fix"]
     facts = " ".join(result["contributing_facts"])
     assert "/mnt/c/Users/AI-Space001/venv-vllm/" in facts and "stopped while it was still starting" in facts
+    assert "(KeyboardInterrupt: terminated)" in facts and "(KeyboardInterrupt: terminated)" in result["fix"]
     # the prose is not read: its suggested version, its search words, its flags
     assert result["ignored_lines"] >= 60
     assert "0.6.3" not in result["fix"]
