@@ -235,7 +235,7 @@ _COMMAND_RE = re.compile(r"^(?:\$|#|>)\s*(?:sudo\s+)?(?:pip3?|uv|vllm|python3?|d
                          r"export [A-Z_]+=|conda (?:create|activate|install)|git clone|curl |huggingface-cli |"
                          r"apt(?:-get)? install|wsl --|CUDA_VISIBLE_DEVICES=\S+ )|"
                          r"^--[a-z][\w-]*(?:[= ]\S+)?(?:\s+--[a-z][\w-]*(?:[= ]\S+)?)*\s*\\?$")
-_MARKDOWN_RE = re.compile(r"^#{1,6}\s+\S|^[-*+]\s+\S+(?:\s+\S+){2,}|^\d{1,2}[.)]\s+[A-Za-z]\w*\s+\S|"
+_MARKDOWN_RE = re.compile(r"^#{1,6}\s+(?![GC]PU blocks:)\S|^[-*+]\s+\S+(?:\s+\S+){2,}|^\d{1,2}[.)]\s+[A-Za-z]\w*\s+\S|"
                           r"^\*\*[^*]+\*\*:?\s*$|^</?(?:details|summary|p|br|img|b|code)\b|^\|.*\|\s*$")
 _PROSE_WORD_RE = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|we|our|us|you|your|please|thanks|thank|hi|hello|"
                             r"anyone|tried|trying|should|seems?|here is|here's|following|when I|what|why|how|"

@@ -62,6 +62,7 @@ def _read(path):
     ("--log-level debug --enable-metrics", D.COMMAND),
     # no signal of its own
     ("    return self._loop.run_until_complete(task)", D.NEUTRAL),
+    ("# GPU blocks: 0, # CPU blocks: 2048", D.NEUTRAL),  # vLLM 0.x without its header, not a heading
     ("Killed", D.LOG),
     ("```", D.FENCE),
     ("", D.BLANK),
