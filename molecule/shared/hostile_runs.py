@@ -15,12 +15,10 @@ then one run of awkward but legal inputs. After every run:
   the server listens on 127.0.0.1 only, wants the new (awkward) API key, answers a completion
   with it, and the key shows in no rendered file but the root-only secrets file, nor in ps.
 
-A last run with the scenario's own settings puts the converge's configuration back (the secrets
-file is removed again, the server answers without a key); with --no-restore (the default
-scenario) the next side effect does that instead: molecule/shared/absent_present.yml removes the
-server with vllm_state absent and brings it back with the scenario's settings. The verifier's "second converge
-restarted nothing" check reads /root/first-converge-server-pid: this script checks it first
-(before any run) and, after the restore, records the restored server's pid there.
+The next side effect puts the converge's configuration back: molecule/shared/absent_present.yml
+removes the server with vllm_state absent, brings it back with the scenario's settings and
+records the new server's pid in /root/first-converge-server-pid, which the verifier's "second
+converge restarted nothing" check reads; this script checks that pid first (before any run).
 
 Every run is bounded (RUN_TIMEOUT), every request too (REQUEST_TIMEOUT). Usage:
     hostile_runs.py --inventory INVENTORY --container NAME
@@ -255,26 +253,10 @@ def served(box, inventory, extra, index, total):
           flush=True)
 
 
-def restore(box, inventory):
-    proc, took = site(inventory, {})
-    check(proc.returncode == 0, "the restoring run failed", proc.stdout)
-    check(box.run(["test", "-e", "/etc/vllm/secrets.env"]).returncode != 0,
-          "secrets.env is still there without a key")
-    pid = box.server_pid()
-    check("MY_NOTE" not in box.environ(pid), "the server still has the removed environment")
-    answers_on_loopback(box)
-    box.out(["sh", "-c", "echo %d > /root/first-converge-server-pid" % pid])
-    print("restored the scenario's settings in %.1f s: no key, server pid %d answering" % (took, pid),
-          flush=True)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--inventory", required=True)
     parser.add_argument("--container", required=True)
-    parser.add_argument("--no-restore", action="store_true",
-                        help="leave the awkward run's settings (a later side effect removes and "
-                             "rebuilds the server: molecule/shared/absent_present.yml)")
     args = parser.parse_args(argv)
     box = Box(args.container)
     first = int(box.out(["cat", "/root/first-converge-server-pid"]).strip())
@@ -286,10 +268,7 @@ def main(argv=None):
     for index, case in enumerate(cases, 1):
         refused(box, args.inventory, case, index, total)
     served(box, args.inventory, served_inputs(SEED), total, total)
-    if not args.no_restore:
-        restore(box, args.inventory)
-    print("%d real runs of generated inputs%s in %.0f s" % (
-        total, "" if args.no_restore else " and a restore", time.monotonic() - start))
+    print("%d real runs of generated inputs in %.0f s" % (total, time.monotonic() - start))
     return 0
 
 

@@ -348,9 +348,9 @@ def supervisor_pid(config, proc="/proc"):
     return None
 
 
-def diagnose_log(config, max_bytes=4 << 20, text=None):
-    """The doctor's reading of the last attempt in the log (or in ``text``), as one line (None
-    without the doctor beside the launcher or without a log)."""
+def diagnose_text(text, max_bytes=4 << 20):
+    """The doctor's reading of the last attempt in ``text`` (a log or a journal), as one line
+    (None without the doctor beside the launcher)."""
     here = os.path.dirname(os.path.abspath(__file__))
     if here not in sys.path:
         sys.path.insert(0, here)
@@ -358,23 +358,26 @@ def diagnose_log(config, max_bytes=4 << 20, text=None):
         import vllm_doctor
     except ImportError:
         return None
-    if text is None:
-        try:
-            with open(config["log_file"], "rb") as handle:
-                handle.seek(0, os.SEEK_END)
-                handle.seek(max(0, handle.tell() - max_bytes))
-                text = handle.read().decode("utf-8", "replace")
-        except (IOError, OSError, TypeError):
-            return None
-    text = text[-max_bytes:]
     try:
-        found = vllm_doctor.diagnose(last_attempt(text))
+        found = vllm_doctor.diagnose(last_attempt(text[-max_bytes:]))
     except Exception as err:  # the diagnosis must never stop the supervision
         return "the doctor failed: %s" % err
     line = "%s: %s" % (found.get("category"), found.get("evidence") or "no evidence in the log")
     if found.get("fix"):
         line += "; fix: %s" % found["fix"]
     return " ".join(line.split())
+
+
+def diagnose_log(config, max_bytes=4 << 20):
+    """diagnose_text on the tail of the launcher's log (None without a log)."""
+    try:
+        with open(config["log_file"], "rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, handle.tell() - max_bytes))
+            text = handle.read().decode("utf-8", "replace")
+    except (IOError, OSError):
+        return None
+    return diagnose_text(text, max_bytes)
 
 
 def _exit_text(status):
@@ -623,9 +626,7 @@ def stop(config, out=sys.stdout, sleep=time.sleep):
         if pid_running(sup):
             os.kill(sup, signal.SIGKILL)
             _remove(_supervisor_pidfile(config))
-        if pid and pid_running(pid):  # the supervisor gave up on it: the old way below
-            sup = None
-        else:
+        if not (pid and pid_running(pid)):  # else the supervisor gave up on it: the old way below
             out.write("vllm-launcher: stopped%s\n" % (" pid %d" % pid if pid else
                                                       " (the server was restarting)"))
             _remove(config["pidfile"])
@@ -712,7 +713,7 @@ def diagnose_unit(unit, env=None, out=sys.stdout, run=None):
     text = run(argv)
     how = ("killed by SIG%s" % status_ if code in ("killed", "dumped") else
            "exited with status %s" % status_ if code == "exited" else (code or "ended"))
-    diagnosis = diagnose_log({"log_file": None}, text=text) if text else None
+    diagnosis = diagnose_text(text) if text else None
     line = "the server %s (%s)%s" % (how, result or "unknown result",
                                       "; doctor: %s" % diagnosis if diagnosis else "")
     out.write("vllm: %s\n" % line)
