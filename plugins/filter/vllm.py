@@ -12,7 +12,8 @@ name: vllm
 short_description: vLLM provisioner decisions (input checks, plan, server options, rendering)
 description:
   - C(vllm_input_errors) returns the list of input errors (variable, value, what is accepted).
-  - C(vllm_plan) picks Python, backend, torch and vLLM for a host from the compatibility table.
+  - C(vllm_plan) picks Python, backend, torch and vLLM for a host from the compatibility table; a
+    release named by C(vllm_python_release) fixes them.
   - C(vllm_model_facts), C(vllm_service_options), C(vllm_service_env) compute the server's options.
   - C(vllm_cli_yaml) and C(vllm_env_file) render them for vLLM's --config and EnvironmentFile=;
     C(vllm_options_file) renders the whole options file (reasons as escaped comments, then the YAML).
@@ -69,15 +70,21 @@ def vllm_input_errors(values, model_source_exists=None, table=None):
             "python_version": values.get("vllm_python_version") or None,
             "cuda_variant": values.get("vllm_install_cuda_variant") or None,
         }
+        named = vllm_plan.named_release_errors(values, table)
+        errors.extend(e for e in named if e not in errors)
+        if values.get(vllm_plan.RELEASE_VAR) not in (None, ""):
+            # the name fixes the pins; a pin that disagrees is reported above, once
+            pins = vllm_plan.named_pins(pins, values.get(vllm_plan.RELEASE_VAR), table) if not named else {}
         errors.extend(e for e in vllm_plan.validate_pins(pins, table) if e not in errors)
     return errors
 
 
-def vllm_plan_for(host, table, pins):
-    """The install plan for a host, or ``{"error": ..., "way_out": ...}`` when it must refuse."""
+def vllm_plan_for(host, table, pins, release=None):
+    """The install plan for a host, or ``{"error": ..., "way_out": ...}`` when it must refuse.
+    ``release``: the release folder named by vllm_python_release (its pins win)."""
     pins = dict((k, (v or None) if k != "backend" else (v or "auto")) for k, v in pins.items())
     try:
-        plan = vllm_plan.plan(host, table, pins)
+        plan = vllm_plan.plan_named(host, table, pins, release or None)
     except vllm_plan.PlanError as err:
         return {"error": str(err), "way_out": getattr(err, "way_out", None)}
     plan["error"] = None

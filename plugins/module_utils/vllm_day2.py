@@ -34,7 +34,8 @@ def next_lines(manager, removed=False, unit=UNIT, launcher=LAUNCHER, log_file=LO
     """The summary's "Next:" lines for one host.
 
     A served host: its manager's status, log, restart and stop commands, how to remove the
-    server (``-e vllm_state=absent``), how to go back to an earlier release by hand and how an
+    server (``-e vllm_state=absent``), how to go back to an earlier release (``-e vllm_python_release=NAME``,
+    through the same gate) and how an
     upgrade goes. A ``removed`` host: how to bring it back (``store_kept``: the model store was
     kept, so no download).
     """
@@ -43,12 +44,11 @@ def next_lines(manager, removed=False, unit=UNIT, launcher=LAUNCHER, log_file=LO
         return ["bring it back: ansible-playbook site.yml%s (%s)" % (
             limit, "the model store was kept: no download" if store_kept else "the model is fetched again")]
     lines = ["%s: %s" % (what, command) for what, command in service_commands(manager, unit, launcher, log_file)]
-    restart = dict(service_commands(manager, unit, launcher, log_file))["restart"]
     lines += [
         "remove the server (model store kept): ansible-playbook site.yml%s -e vllm_state=absent" % limit,
-        "back to an earlier release (by hand, no gate): ls %s/releases; ansible %s -b -m vllm_release -a "
-        "'root=%s state=current release=NAME'; %s (the next site.yml run switches to the planned release "
-        "again: pin vllm_install_version to stay)" % (python_root, host or "HOST", python_root, restart),
+        "back to an earlier release (through the readiness gate): ls %s/releases; ansible-playbook site.yml%s "
+        "-e vllm_python_release=NAME (keep it set to stay there; empty: the planned release again)"
+        % (python_root, limit),
         "upgrade vLLM: change vllm_install_version and run site.yml; the new release is built beside the "
         "running one and replaces it only after its readiness gate",
     ]

@@ -907,3 +907,120 @@ def compare_table_with_archs(table, cache):
                                     % (where, part, ", ".join(listed.get(part) or []), part, record["library"],
                                        ", ".join(record["build_archs"])))
     return problems
+
+
+# --------------------------------------------------------------------------- a named release
+
+RELEASE_VAR = "vllm_python_release"
+_NAME_CHARS = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_BUILD = re.compile(r"^(?P<id>.+)\.(?P<n>[1-9][0-9]*)$")
+
+
+def release_ids(table):
+    """Every release id the planner can make from ``table``: ``{id: pins}``, the pins that make
+    exactly that id (backend, vllm_version, python_version, cuda_variant)."""
+    ids = {}
+    for backend in ("cuda", "cpu"):
+        entry = (table.get("backends") or {}).get(backend)
+        if not entry:
+            continue
+        for version, release in entry["releases"].items():
+            variants = sorted(release.get("variants") or {}) if backend == "cuda" else [None]
+            for python in release["python"]:
+                for variant in variants:
+                    ids[_release_id(entry["package"], version, python, variant)] = {
+                        "backend": backend, "vllm_version": version,
+                        "python_version": python, "cuda_variant": variant}
+    return ids
+
+
+def _name_example(table):
+    cpu = (table.get("backends") or {}).get("cpu")
+    if cpu:
+        release = cpu["releases"][cpu["default"]]
+        return _release_id(cpu["package"], cpu["default"], release["python"][0], None)
+    return "vllm-0.33.0-py3.12-cu130"
+
+
+def parse_release_name(name, table):
+    """``(release_id, pins, error)`` for a release folder's name: ``<release id>`` or
+    ``<release id>.N`` (a rebuild of it, N >= 1), the id one the table can plan.
+
+    ``error`` is None or a sentence naming the variable, the value and what is accepted."""
+    accepted = ("a release folder's name under <vllm_python_root>/releases, a release id of the "
+                "compatibility table with an optional .N build number (such as %s or %s.1); empty: "
+                "the release the plan names" % (_name_example(table), _name_example(table)))
+    if not isinstance(name, str) or not name or not _NAME_CHARS.match(name) or ".." in name \
+            or name != name.strip():
+        return None, None, "%s: %r is not a release name; accepted: %s" % (RELEASE_VAR, name, accepted)
+    ids = release_ids(table)
+    release_id = name
+    if release_id not in ids:
+        match = _BUILD.match(name)
+        release_id = match.group("id") if match else None
+    if release_id not in ids:
+        known = sorted(set("%s %s" % (table["backends"][p["backend"]]["package"], p["vllm_version"])
+                           for p in ids.values()), key=lambda s: (s.split()[0], version_tuple(s.split()[1])))
+        return None, None, ("%s: %r names no release of the compatibility table (data/vllm_compat.yml): no "
+                            "package, vLLM version, Python and variant there make that id (a version "
+                            "dropped from the table cannot be served by name); accepted: a release id such "
+                            "as %s, optionally with .N; the table's vLLM releases: %s"
+                            % (RELEASE_VAR, name, _name_example(table), ", ".join(known)))
+    return release_id, dict(ids[release_id]), None
+
+
+def named_release_errors(values, table):
+    """Errors of ``vllm_python_release`` with the other inputs: the name itself, pins that
+    disagree with it (each names both variables and values) and a rebuild asked with it.
+    Empty when no release is named."""
+    name = values.get(RELEASE_VAR)
+    if name in (None, ""):
+        return []
+    release_id, named, error = parse_release_name(name, table)
+    if error:
+        return [error]
+    errors = []
+    backend = values.get(VAR["backend"]) or "auto"
+    if backend not in ("auto", named["backend"]):
+        errors.append("%s: %r is a %s release but %s is %r; accepted: auto, %s or an empty %s"
+                      % (RELEASE_VAR, name, named["backend"], VAR["backend"], backend, named["backend"],
+                         RELEASE_VAR))
+    for key in ("vllm_version", "python_version", "cuda_variant"):
+        given = values.get(VAR[key])
+        if given in (None, ""):
+            continue
+        given = str(given)
+        same = given == named[key]
+        if key == "vllm_version" and not same:
+            same = _resolve_version(table, named["backend"], given) == named[key]
+        if not same:
+            errors.append("%s: %r is %s %s but %s is %r; accepted: leave %s empty (the name fixes it) "
+                          "or set it to %s" % (RELEASE_VAR, name, key.replace("_", " "), named[key] or "none",
+                                               VAR[key], given, VAR[key], named[key] or "empty"))
+    rebuild = values.get("vllm_python_rebuild")
+    if rebuild is True or (isinstance(rebuild, str) and rebuild.strip().lower() in ("true", "yes", "1")):
+        errors.append("%s: %r serves that build as it is, and vllm_python_rebuild asks for a fresh one; "
+                      "accepted: one of them" % (RELEASE_VAR, name))
+    return errors
+
+
+def named_pins(pins, name, table):
+    """``pins`` with the named release's backend, version, Python and variant (``pins`` unchanged
+    when no release is named or the name is invalid: the input check reports that)."""
+    pins = dict(pins or {})
+    if name in (None, ""):
+        return pins
+    _, named, error = parse_release_name(name, table)
+    if error:
+        return pins
+    pins.update(named)
+    return pins
+
+
+def plan_named(host, table, pins, name):
+    """``plan`` for a named release: the pins the name fixes, and a first reason saying so."""
+    result = plan(host, table, named_pins(pins, name, table))
+    if name not in (None, ""):
+        result["reasons"] = ["release %s: named by %s" % (name, RELEASE_VAR)] + list(result.get("reasons") or [])
+        result["named_release"] = name
+    return result

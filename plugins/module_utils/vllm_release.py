@@ -51,16 +51,33 @@ def next_name(release_id, names):
     return "%s.%d" % (release_id, number + 1)
 
 
-def choose(release_id, names, current, healthy, rebuild=False):
+def choose(release_id, names, current, healthy, rebuild=False, wanted=None):
     """Decide which release folder this run installs into.
 
     ``names``: the release folders that exist; ``current``: the release ``current`` points at (or
     None); ``healthy(name) -> (bool, why)``: whether that release's venv still has a working Python;
-    ``rebuild``: force a fresh release.
+    ``rebuild``: force a fresh release; ``wanted``: a release folder named by the user
+    (vllm_python_release), served as it is: it must be a build of ``release_id``, exist and work.
     Returns ``{"release", "create", "reason", "broken"}``; ``broken`` lists the builds of this stack
     found unusable (they are left for pruning, never reused).
     """
     builds = family(release_id, names)
+    if wanted:
+        if rebuild:
+            raise ReleaseError("vllm_python_release %r serves that build as it is; a rebuild cannot be "
+                               "asked with it" % (wanted,))
+        if wanted not in builds:
+            raise ReleaseError("vllm_python_release: %r is not a build of %s on this host; releases here: %s"
+                               % (wanted, release_id, ", ".join(sorted(names)) or "none"))
+        ok, why = healthy(wanted)
+        if not ok:
+            raise ReleaseError("vllm_python_release: release %s is broken (%s): it cannot be served as it is; "
+                               "name another (%s) or leave vllm_python_release empty to build the plan's "
+                               "release afresh" % (wanted, why, ", ".join(n for n in sorted(names) if n != wanted)
+                                                   or "none other here"))
+        return {"release": wanted, "create": False, "broken": [],
+                "reason": "named by vllm_python_release" + (" (the running release)" if wanted == current
+                                                           else "; running now: %s" % (current or "nothing"))}
     if rebuild:
         name = next_name(release_id, names)
         return {"release": name, "create": True, "broken": [],

@@ -27,7 +27,12 @@ options:
     default: select
   release_id: {description: The plan's release id (state=select)., type: str}
   rebuild: {description: Force a fresh release (state=select)., type: bool, default: false}
-  release: {description: The release to switch to (state=current)., type: str}
+  release:
+    description:
+      - The release to switch to (state=current).
+      - With state=select, a release folder to serve as it is (vllm_python_release); it must be a build
+        of C(release_id) on the host whose Python starts, else the task fails saying why.
+    type: str
   keep: {description: How many releases to keep (state=pruned)., type: int, default: 3}
   protect: {description: Releases never pruned, besides the current one., type: list, elements: str, default: []}
 author:
@@ -89,7 +94,7 @@ def main():
         if p["state"] == "select":
             decision = choose(p["release_id"], names, current,
                               lambda name: probe_python(os.path.join(root, "releases", name)),
-                              rebuild=p["rebuild"])
+                              rebuild=p["rebuild"], wanted=p["release"])
             result.update(decision, release_dir=os.path.join(root, "releases", decision["release"]))
         elif p["state"] == "current":
             result.update(release=p["release"], release_dir=os.path.join(root, "releases", p["release"]))

