@@ -22,10 +22,13 @@ How a diagnosis is made
    failed``, ``EngineDeadError``, ``WorkerProc initialization failed``) are weakest. The strongest
    finding wins, the earliest one on a tie, because later errors are usually consequences. The
    rule that won is the result's ``cause`` (finer than the twelve categories, each with its own
-   fix: ``dtype_unsupported_on_gpu`` and ``compiler_missing`` under cuda_driver_mismatch,
-   ``max_model_len_too_large``, ``architecture_unsupported``, ``local_path_not_found`` and
-   ``cache_dir_permission`` under model_files, ``unrecognized_argument`` under
-   engine_core_generic, where a start fails before any engine runs).
+   fix: ``dtype_unsupported_on_gpu``, ``compiler_missing``, ``quantization_unsupported``,
+   ``attention_backend_unsupported`` and ``container_runtime_mode`` under cuda_driver_mismatch,
+   ``max_model_len_too_large``, ``architecture_unsupported``, ``gguf_architecture_unsupported``,
+   ``quantization_mismatch``, ``batched_tokens_below_max_model_len``, ``transformers_incompatible``,
+   ``local_path_not_found`` and ``cache_dir_permission`` under model_files, ``quant_tp_misaligned``
+   and ``nccl_network`` under tensor_parallel_config, ``wsl_make_resident`` under wsl_specific,
+   ``unrecognized_argument`` under engine_core_generic, where a start fails before any engine runs).
 3. An exception no rule knows is placed by the frame that raised it (uvloop, the multimodal
    processor, the weight loader, torch.cuda init); a traceback cut before its exception line
    counts weakly by where it stopped. A real but unknown exception behind a wrapper gives
@@ -442,7 +445,9 @@ _STARTED_RE = re.compile(r"Application startup complete|Uvicorn running on|Avail
 _START_MARK_RE = re.compile(r"vLLM API server version|Initializing an? (?:V\d )?LLM engine|"
                             r"^Starting vLLM\b|Starting vllm\.service|Started vllm\.service|"
                             r"api_server\.py:\d+\] args: Namespace|non-default args:|"
-                            r"^\$ vllm serve|^vllm serve |python3? -m vllm\.entrypoints")
+                            r"^\$ vllm serve|^vllm serve |python3? -m vllm\.entrypoints|"
+                            # argparse prints its usage only while a fresh invocation parses its flags
+                            r"^usage: (?:vllm|api_server\.py)\b")
 
 
 def _last(regexes, joined, conv=None):
@@ -514,7 +519,8 @@ RULES = [
       r"stored in KV cache \((\d+)\)", CERTAIN),
     R("kv_gib", "gpu_oom", r"max seq len \((\d+)\),?\s*\(?([\d.]+) GiB KV cache is needed, which is larger than the "
       r"available KV cache memory \(([\d.]+) GiB\)", CERTAIN),
-    R("kv_gib_short", "gpu_oom", r"KV cache is needed, which is larger than the available KV cache memory", CERTAIN),
+    R("kv_gib_short", "gpu_oom", r"KV cache is needed, which is larger than the available KV cache memory|"
+      r"To serve at least one request with the models?'?s? max seq len \((\d+)\)", CERTAIN),
     R("free_lt_util", "gpu_oom", r"Free memory on device(?: (\S+))? \(([\d.]+)/([\d.]+) GiB\) on startup is less than "
       r"desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)", CERTAIN),
     R("free_lt_util_short", "gpu_oom", r"is less than desired GPU memory utilization", CERTAIN),
@@ -568,6 +574,18 @@ RULES = [
       r"nvcc was not found|CUDA_HOME environment variable is not set|"
       r"error: command '(?:gcc|cc|c\+\+|x86_64-linux-gnu-gcc)' failed|gcc: (?:command )?not found", SPECIFIC),
     R("torch_cpu_build", "cuda_driver_mismatch", r"Torch not compiled with CUDA enabled", 60),
+    # vllm/model_executor/layers/quantization (QuantizationConfig.get_min_capability, checked in
+    # vllm/config _verify_quantization / model_loader): the checkpoint's quantization needs a newer GPU
+    R("quantization_unsupported", "cuda_driver_mismatch", r"The quantization method ([\w-]+) is not supported for "
+      r"the current GPU\.(?: Minimum capability: (\d+)\. Current capability: (\d+))?", CERTAIN),
+    # vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
+    # needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
+    R("attention_backend_unsupported", "cuda_driver_mismatch", r"assert is_fa_version_supported\(|"
+      r"FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)|"
+      r"Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)", SPECIFIC + 5),
+    # nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode
+    R("container_runtime_mode", "cuda_driver_mismatch", r"invoking the NVIDIA Container Runtime Hook directly|"
+      r"Using requested mode '(?:cdi|csv)'.*(?:error|not supported)", CERTAIN),
     R("err_803", "cuda_driver_mismatch", r"Error 803|unsupported display driver / cuda driver combination", CERTAIN),
     R("ptx", "cuda_driver_mismatch", r"provided PTX was compiled with an unsupported toolchain|"
       r"cudaErrorUnsupportedPtxVersion|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", CERTAIN),
@@ -613,12 +631,26 @@ RULES = [
     R("max_model_len_too_large", "model_files", r"User-specified max_model_len \((\d+)\) is greater than the derived "
       r"max_model_len \(([^)]*)\)", CERTAIN),
     # vllm/model_executor/models/registry.py and transformers' AutoConfig
+    # vllm/model_executor/model_loader/gguf_loader.py and transformers' GGUF mapping: this release
+    # cannot read a GGUF file of that architecture (the safetensors checkpoint may still load)
+    R("gguf_architecture_unsupported", "model_files", r"GGUF model with architecture ([\w.-]+) is not supported|"
+      r"GGUF (?:model|file)s? (?:with|of) architecture ([\w.-]+) (?:is|are) not supported", CERTAIN),
+    # vllm/config/model.py _verify_quantization: --quantization differs from the checkpoint's config
+    R("quantization_mismatch", "model_files", r"Quantization method specified in the model config \(([\w-]+)\) "
+      r"does not match the quantization method specified in the `?quantization`? argument \(([\w-]+)\)", CERTAIN),
+    # vllm/config/scheduler.py _verify_args: without chunked prefill one batch must hold a whole sequence
+    R("batched_tokens_below_max_model_len", "model_files", r"max_num_batched_tokens \((\d+)\) is smaller than "
+      r"max_model_len \((\d+)\)", CERTAIN),
+    # the installed transformers is newer/older than the one this vLLM's tokenizer code was written for
+    R("transformers_incompatible", "model_files", r"AttributeError: '?\w*(?:Tokenizer|Processor)\w*'? (?:object )?has "
+      r"no attribute '?(all_special_tokens_extended|\w+)'?", LIKELY),
     R("architecture_unsupported", "model_files", r"Model architectures? \[([^\]]*)\] (?:are|is) not supported for now|"
       r"has model type `?([\w.-]+)`? but Transformers does not recognize this architecture|"
       r"architecture \w+ is not supported yet", SPECIFIC + 5),
     # huggingface_hub's validate_repo_id: a local path that does not exist is taken for a hub id
     R("local_path_not_found", "model_files", r"Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
-      r"'((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'", SPECIFIC + 5),
+      r"'((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'|Incorrect path_or_model_id: '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'",
+      SPECIFIC + 5),
     # vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
     R("cache_dir_permission", "model_files", r"Permission ?Error: \[Errno 13\] Permission denied: "
       r"'([^']*\.cache[^']*)'|There was a problem when trying to write in your cache folder \(([^)]*)\)", SPECIFIC + 3),
@@ -668,6 +700,15 @@ RULES = [
       r"than|is greater than|cannot divide|must divide|not divisible|more than the number)", LIKELY),
     R("invalid_ordinal", "tensor_parallel_config", r"invalid device ordinal|CUDA_VISIBLE_DEVICES.*(?:fewer|less) than",
       LIKELY),
+    # vllm/model_executor/layers/quantization (awq.py, gptq.py create_weights; marlin_utils
+    # verify_marlin_supports_shape): a quantized layer's per-GPU slice must be a whole number of groups
+    R("quant_tp_misaligned", "tensor_parallel_config", r"input size is not aligned with the quantized weight shape|"
+      r"output size is not aligned with the quantized weight shape|"
+      r"(?:input|output)_size_per_partition = (\d+) is not divisible by (?:min_thread_[kn]|group_size) = (\d+)",
+      CERTAIN),
+    # torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
+    R("nccl_network", "tensor_parallel_config", r"Gloo connectFullMesh failed|"
+      r"gloo/transport/tcp/pair\.cc:\d+\].*(?:Connection refused|timed out|no error)", SPECIFIC),
     R("ep_div", "tensor_parallel_config", r"must be divisible by ep_size|n_physical_experts=\d+ must be divisible", 80),
     # ---- multimodal ---------------------------------------------------------------------------
     R("mm_apply", "multimodal_processor", r"Failed to apply \w*Processor|Failed to apply prompt replacement|"
@@ -691,6 +732,8 @@ RULES = [
       CONTEXT, kind="frame"),
     # ---- WSL ------------------------------------------------------------------------------------
     R("uva", "wsl_specific", r"UVA is not available", CERTAIN),
+    # the dxg paravirtual GPU driver of WSL2 could not make a large allocation resident
+    R("wsl_make_resident", "wsl_specific", r"dxgkio_make_resident|dxgk\w*: Ioctl failed: -12", CERTAIN),
     R("wsl_marker", "wsl_specific", r"as WSL is dete|microsoft-standard-WSL|/usr/lib/wsl/lib|WSLInterop|"
       r"WSL_DISTRO_NAME", CONTEXT_WEAK, kind="marker"),
     R("wsl_mnt", "wsl_specific", r"(?:model[=: ]|load model |Starting to load model |--model |model_tag[=:' ]+)['\"]?"
@@ -1179,6 +1222,28 @@ def _fix_host_oom(finding, facts, live, lines):
 
 def _fix_cuda(finding, facts, live, lines):
     text = finding.line.text
+    if finding.rule == "quantization_unsupported":
+        match = finding.match
+        need = match.group(2) if match and match.group(2) else None
+        return ("The checkpoint's quantization (%s) needs a newer GPU than this one%s. Serve an unquantized or "
+                "differently quantized checkpoint (vllm_model_source; GPTQ/AWQ run from compute 7.5), set "
+                "vllm_service_options.quantization to a method this GPU supports, or use a vllm_install_version "
+                "whose kernels cover this GPU." % (
+                    match.group(1) if match else "?",
+                    " (it needs compute capability %s.%s, the GPU has %s.%s)" % (
+                        need[:-1], need[-1], match.group(3)[:-1], match.group(3)[-1])
+                    if need and match.group(3) else ""))
+    if finding.rule == "attention_backend_unsupported":
+        return ("The FlashAttention backend vLLM picked does not run on this GPU (FlashAttention needs compute "
+                "capability 8.0, Ampere or newer; V100/T4 are older). Choose another backend in vllm_service_env: "
+                "{VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases), or, on old "
+                "releases, {VLLM_USE_V1: \"0\"}; a vllm_install_version that selects a backend for this GPU also "
+                "fixes it.")
+    if finding.rule == "container_runtime_mode":
+        return ("The NVIDIA Container Toolkit runs in CDI mode and refuses `docker --gpus`. Start the container "
+                "with --runtime=nvidia (or --device nvidia.com/gpu=all with CDI specs from `nvidia-ctk cdi "
+                "generate`), or set the toolkit's mode back to legacy in /etc/nvidia-container-runtime/config.toml."
+                " Check with `docker run --rm --runtime=nvidia ... nvidia-smi` before starting vLLM.")
     if finding.rule == "dtype_unsupported_on_gpu":
         gpu = finding.match.group(1) if finding.match and finding.match.group(1) else "this GPU"
         cap = (" (compute capability %s)" % finding.match.group(2)) if finding.match and finding.match.group(2) else ""
@@ -1335,6 +1400,27 @@ def _fix_model(finding, facts, live, lines):
 
 def _fix_model_cause(finding, text, where):
     match = finding.match
+    if finding.rule == "gguf_architecture_unsupported":
+        arch = (match.group(1) or match.group(2)) if match else "?"
+        return ("vLLM (through transformers' GGUF reader) cannot load a GGUF file of architecture %s%s. Serve the "
+                "model's safetensors checkpoint (or an AWQ/GPTQ one) via vllm_model_source instead of the .gguf, "
+                "or a vllm_install_version whose GGUF support lists %s; llama.cpp serves that GGUF meanwhile."
+                % (arch, where, arch))
+    if finding.rule == "quantization_mismatch":
+        return ("The checkpoint%s is quantized as %s but vllm_service_options.quantization says %s. Drop "
+                "quantization from vllm_service_options (vLLM reads it from the model's config) or set it to %s."
+                % (where, match.group(1), match.group(2), _fmt_opt(quantization=match.group(1))))
+    if finding.rule == "batched_tokens_below_max_model_len":
+        batched, length = int(match.group(1)), int(match.group(2))
+        return ("max_num_batched_tokens %d is below max_model_len %d while chunked prefill is off, so one prompt "
+                "of full length could never be scheduled. Set %s, lower max_model_len to %d, or enable chunked "
+                "prefill (enable_chunked_prefill: true) in vllm_service_options."
+                % (batched, length, _fmt_opt(max_num_batched_tokens=length), batched))
+    if finding.rule == "transformers_incompatible":
+        return ("The installed transformers does not match this vLLM (%s): its tokenizer or processor API "
+                "changed. Pin the transformers release vLLM was built against (vLLM's requirements, e.g. "
+                "transformers<5 for releases before 5 support) in the service venv, or move vllm_install_version "
+                "to one that supports the installed transformers." % text[:100])
     if finding.rule == "max_model_len_too_large":
         derived = re.findall(r"\d+", match.group(2))
         limit = int(derived[-1]) if derived else None
@@ -1352,10 +1438,11 @@ def _fix_model_cause(finding, text, where):
                 "transformers) is the real cause; models with their own code also need trust_remote_code."
                 % (" (%s)" % arch if arch else "", where))
     if finding.rule == "local_path_not_found":
+        path = match.group(1) or match.group(2)
         return ("The model path %s does not exist where vLLM runs, so it was taken for a Hugging Face id. Point "
                 "vllm_model_source at an existing local directory holding config.json (an absolute path, no ~; "
                 "in a container the path inside it), or use a hub id (namespace/name)."
-                % match.group(1))
+                % path)
     if finding.rule == "cache_dir_permission":
         path = match.group(1) or match.group(2)
         return ("vLLM's user cannot write its cache directory %s (HOME unset or not writable, or a root-owned "
@@ -1384,6 +1471,19 @@ def _divisors_up_to(number, limit):
 
 def _fix_tp(finding, facts, live, lines):
     text = finding.line.text
+    tp = facts.get("tp")
+    if finding.rule == "quant_tp_misaligned":
+        return ("The quantized checkpoint's layers do not split into whole quantization groups over "
+                "tensor_parallel_size%s (each GPU's slice of a layer must be a multiple of the group size, "
+                "e.g. 128). Use a smaller tensor_parallel_size (%s), pipeline_parallel_size instead, or an "
+                "unquantized/differently grouped checkpoint (vllm_model_source); for Marlin kernels "
+                "quantization: gptq in vllm_service_options may load it."
+                % (" %d" % tp if tp else "", _fmt_opt(tensor_parallel_size=max(1, (tp or 2) // 2))))
+    if finding.rule == "nccl_network":
+        return ("The ranks of the distributed group could not connect (Gloo over TCP): the interface picked "
+                "is not reachable from the other nodes. Set vllm_service_env: {GLOO_SOCKET_IFNAME: <nic>, "
+                "NCCL_SOCKET_IFNAME: <nic>} to the interface the nodes share, and open the ports between them; "
+                "on one host, use tensor_parallel_size without Ray.")
     match = re.search(r"\((\d+)\) must be divisible by (?:tensor|pipeline) parallel size \((\d+)\)", text)
     if not match:
         match = re.search(r"(\d+) is not divisible by (\d+)", text)
@@ -1401,7 +1501,6 @@ def _fix_tp(finding, facts, live, lines):
     if match:
         nums = [int(x) for x in match.groups() if x]
         gpus = nums[1] if len(nums) > 1 else None
-    tp = facts.get("tp")
     return ("tensor_parallel_size%s does not match the GPUs vLLM can see%s. Set tensor_parallel_size to the number "
             "of visible GPUs (e.g. %s) and check CUDA_VISIBLE_DEVICES in vllm_service_env; on Ray every GPU must be "
             "registered with the cluster." % (" %d" % tp if tp else "", " (%d)" % gpus if gpus else "",
@@ -1443,6 +1542,11 @@ def _fix_mm(finding, facts, live, lines):
 
 
 def _fix_wsl(finding, facts, live, lines):
+    if finding.rule == "wsl_make_resident":
+        return ("WSL2's GPU driver (dxg) could not make a large allocation resident (the Windows side ran out "
+                "of GPU or shared memory). Lower vllm_service_options.gpu_memory_utilization, close GPU users on "
+                "Windows, give WSL more memory (vllm_wsl_memory, vllm_wsl_swap), and update the Windows NVIDIA "
+                "driver; enforce_eager: true in vllm_service_options avoids large graph buffers.")
     if finding.rule == "uva":
         return ("WSL2 disables pinned memory, so UVA is unavailable and the V2 model runner cannot start. Set "
                 "vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: \"1\"} (WSL kernel >= 4.19.121), or "

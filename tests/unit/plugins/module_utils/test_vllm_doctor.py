@@ -1,5 +1,6 @@
 """Unit tests for vllm_doctor: real logs (shared corpus and our own collection) and edge cases."""
 import csv
+import glob
 import os
 import re
 
@@ -17,12 +18,17 @@ CORPUS_LOGS = os.path.join(CORPUS, "logs")
 FIXTURE_LOGS = os.path.join(ROOT, "tests", "fixtures", "logs")
 
 
+def _rows(directory, pattern):
+    """The rows of every ``pattern`` file (labels*.tsv, xfail*.tsv) in ``directory``, in file order."""
+    rows = []
+    for path in sorted(glob.glob(os.path.join(directory, pattern))):
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows += list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    return rows
+
+
 def _labels(directory):
-    path = os.path.join(directory, "labels.tsv")
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="", encoding="utf-8") as handle:
-        return [(row["file"], row["category"]) for row in csv.DictReader(handle, delimiter="\t")]
+    return [(row["file"], row["category"]) for row in _rows(directory, "labels*.tsv")]
 
 
 def _read(directory, name):
@@ -35,9 +41,11 @@ def _log_lines(text):
     return set(D.strip_ansi(line).strip() for line in re.split(r"\r\n|\n|\r", text))
 
 
-def _check(text, expected):
+def _check(text, expected, cause=None):
     result = D.diagnose(text)
     assert result["category"] == expected, (result["category"], result["evidence"])
+    if cause:
+        assert result.get("cause") == cause, (result.get("cause"), result["evidence"])
     assert set(result) >= {"category", "evidence", "fix", "confidence", "other_findings"}
     assert 0.0 <= result["confidence"] <= 1.0
     assert result["evidence"] in _log_lines(text), result["evidence"]
@@ -47,6 +55,16 @@ def _check(text, expected):
 
 CORPUS_CASES = _labels(CORPUS_LOGS)
 FIXTURE_CASES = _labels(FIXTURE_LOGS)
+# the finer cause, where a row names one (the held-out sets do; the first rows predate the column)
+FIXTURE_CAUSES = dict((row["file"], (row.get("cause") or "").strip()) for row in _rows(FIXTURE_LOGS, "labels*.tsv"))
+# logs the rules still name wrongly: strict xfails, so a rule that starts getting one right must move it out
+FIXTURE_XFAIL = dict((row["file"], row["reason"]) for row in _rows(FIXTURE_LOGS, "xfail*.tsv"))
+# per category, how many labelled logs the collection has now (development set plus held-out set A)
+CATEGORY_FLOOR = {
+    "gpu_oom": 17, "host_oom": 7, "cuda_driver_mismatch": 13, "python_version_unsupported": 6,
+    "trust_remote_code": 7, "uvloop_event_loop": 4, "model_files": 16, "wsl_specific": 7,
+    "engine_core_generic": 9, "tensor_parallel_config": 13, "multimodal_processor": 10, "port_in_use": 8,
+}
 
 
 @pytest.mark.skipif(not os.path.isdir(CORPUS_LOGS), reason="shared corpus not present at %s" % CORPUS_LOGS)
@@ -58,22 +76,37 @@ def test_shared_corpus(name, expected):
     _check(_read(CORPUS_LOGS, name), expected)
 
 
-@pytest.mark.parametrize("name,expected", FIXTURE_CASES, ids=[c[0] for c in FIXTURE_CASES])
+@pytest.mark.parametrize("name,expected", [
+    pytest.param(name, expected, marks=pytest.mark.xfail(strict=True, reason=FIXTURE_XFAIL[name]))
+    if name in FIXTURE_XFAIL else (name, expected) for name, expected in FIXTURE_CASES],
+    ids=[c[0] for c in FIXTURE_CASES])
 def test_collected_logs(name, expected):
-    _check(_read(FIXTURE_LOGS, name), expected)
+    _check(_read(FIXTURE_LOGS, name), expected, FIXTURE_CAUSES.get(name))
 
 
-def test_collected_logs_cover_every_category_four_times():
+def test_collected_logs_cover_every_category():
     counts = {}
     for _, category in FIXTURE_CASES:
         counts[category] = counts.get(category, 0) + 1
-    assert set(counts) == set(D.CATEGORIES)
-    assert min(counts.values()) >= 4, counts
+    assert set(counts) == set(D.CATEGORIES) == set(CATEGORY_FLOOR)
+    short = dict((c, (counts[c], CATEGORY_FLOOR[c])) for c in counts if counts[c] < CATEGORY_FLOOR[c])
+    assert not short, short
+
+
+def test_labels_are_unique_and_name_a_set_and_category():
+    rows = _rows(FIXTURE_LOGS, "labels*.tsv")
+    names = [row["file"] for row in rows]
+    assert len(names) == len(set(names)), "a log is labelled twice"
+    assert set(FIXTURE_XFAIL) <= set(names), set(FIXTURE_XFAIL) - set(names)
+    for row in rows:
+        assert (row.get("set") or "").strip(), ("a row without its set", row["file"])
+        assert row["category"] in D.CATEGORIES, row
 
 
 def test_every_fixture_is_labelled():
     logs = set(name for name in os.listdir(FIXTURE_LOGS) if name.endswith(".log"))
     assert logs == set(name for name, _ in FIXTURE_CASES)
+    assert all(os.path.exists(os.path.join(FIXTURE_LOGS, name)) for name in FIXTURE_XFAIL), FIXTURE_XFAIL
 
 
 # ---------------------------------------------------------------------------------------------
@@ -400,7 +433,7 @@ WRAPS = {
 @pytest.mark.parametrize("wrap", sorted(WRAPS))
 def test_category_survives_outer_wrappers(wrap):
     """Every labelled log, re-wrapped the way journals, compose and issue pastes wrap lines."""
-    cases = [(FIXTURE_LOGS, name, cat) for name, cat in FIXTURE_CASES]
+    cases = [(FIXTURE_LOGS, name, cat) for name, cat in FIXTURE_CASES if name not in FIXTURE_XFAIL]
     cases += [(CORPUS_LOGS, name, cat) for name, cat in CORPUS_CASES]
     wrong = []
     for directory, name, expected in cases:
