@@ -17,12 +17,24 @@ CORPUS_LOGS = os.path.join(CORPUS, "logs")
 FIXTURE_LOGS = os.path.join(ROOT, "tests", "fixtures", "logs")
 
 
-def _labels(directory):
-    path = os.path.join(directory, "labels.tsv")
-    if not os.path.exists(path):
+def _rows(directory, prefix):
+    """Rows of every <prefix>*.tsv in directory (labels.tsv, labels_set3.tsv, ...), in name order."""
+    if not os.path.isdir(directory):
         return []
-    with open(path, newline="", encoding="utf-8") as handle:
-        return [(row["file"], row["category"]) for row in csv.DictReader(handle, delimiter="\t")]
+    rows = []
+    for name in sorted(os.listdir(directory)):
+        if name.startswith(prefix) and name.endswith(".tsv"):
+            with open(os.path.join(directory, name), newline="", encoding="utf-8") as handle:
+                rows.extend(csv.DictReader(handle, delimiter="\t"))
+    return rows
+
+
+def _labels(directory):
+    xfails = dict((row["file"], row["reason"]) for row in _rows(directory, "xfail"))
+    return [pytest.param(row["file"], row["category"], id=row["file"],
+                         marks=[pytest.mark.xfail(reason=xfails[row["file"]], strict=True)]
+                         if row["file"] in xfails else [])
+            for row in _rows(directory, "labels")]
 
 
 def _read(directory, name):
@@ -50,22 +62,21 @@ FIXTURE_CASES = _labels(FIXTURE_LOGS)
 
 
 @pytest.mark.skipif(not os.path.isdir(CORPUS_LOGS), reason="shared corpus not present at %s" % CORPUS_LOGS)
-@pytest.mark.parametrize("name,expected", CORPUS_CASES or [("none", "none")], ids=[c[0] for c in CORPUS_CASES]
-                         or ["none"])
+@pytest.mark.parametrize("name,expected", CORPUS_CASES or [pytest.param("none", "none", id="none")])
 def test_shared_corpus(name, expected):
     if name == "none":
         pytest.skip("shared corpus has no labels.tsv")
     _check(_read(CORPUS_LOGS, name), expected)
 
 
-@pytest.mark.parametrize("name,expected", FIXTURE_CASES, ids=[c[0] for c in FIXTURE_CASES])
+@pytest.mark.parametrize("name,expected", FIXTURE_CASES)
 def test_collected_logs(name, expected):
     _check(_read(FIXTURE_LOGS, name), expected)
 
 
 def test_collected_logs_cover_every_category_four_times():
     counts = {}
-    for _, category in FIXTURE_CASES:
+    for _, category in (case.values for case in FIXTURE_CASES):
         counts[category] = counts.get(category, 0) + 1
     assert set(counts) == set(D.CATEGORIES)
     assert min(counts.values()) >= 4, counts
@@ -73,7 +84,7 @@ def test_collected_logs_cover_every_category_four_times():
 
 def test_every_fixture_is_labelled():
     logs = set(name for name in os.listdir(FIXTURE_LOGS) if name.endswith(".log"))
-    assert logs == set(name for name, _ in FIXTURE_CASES)
+    assert logs == set(case.values[0] for case in FIXTURE_CASES)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -400,8 +411,8 @@ WRAPS = {
 @pytest.mark.parametrize("wrap", sorted(WRAPS))
 def test_category_survives_outer_wrappers(wrap):
     """Every labelled log, re-wrapped the way journals, compose and issue pastes wrap lines."""
-    cases = [(FIXTURE_LOGS, name, cat) for name, cat in FIXTURE_CASES]
-    cases += [(CORPUS_LOGS, name, cat) for name, cat in CORPUS_CASES]
+    cases = [(FIXTURE_LOGS,) + tuple(case.values) for case in FIXTURE_CASES if not case.marks]  # xfails: known misses
+    cases += [(CORPUS_LOGS,) + tuple(case.values) for case in CORPUS_CASES if not case.marks]
     wrong = []
     for directory, name, expected in cases:
         lines = _read(directory, name).replace("\r\n", "\n").split("\n")
