@@ -652,8 +652,11 @@ RULES = [
       r"'((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'|Incorrect path_or_model_id: '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'",
       SPECIFIC + 5),
     # vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
-    R("cache_dir_permission", "model_files", r"Permission ?Error: \[Errno 13\] Permission denied: "
-      r"'([^']*\.cache[^']*)'|There was a problem when trying to write in your cache folder \(([^)]*)\)", SPECIFIC + 3),
+    # ... and Triton, torch.compile and matplotlib under $HOME/.triton, $HOME/.config: with HOME unset or
+    # "/" (OpenShift's arbitrary UIDs) each is a dot-directory at the root, which nobody may create
+    R("cache_dir_permission", "model_files", r"(?i:Permission ?Error): \[(?i:errno|error) 13\] (?i:permission denied): "
+      r"'([^']*/\.(?:cache|config|triton|local|nv|huggingface|vllm|inductor)\b[^']*)'|"
+      r"There was a problem when trying to write in your cache folder \(([^)]*)\)", SPECIFIC + 3),
     R("safetensors_header", "model_files", r"SafetensorError|Error while deserializing header|HeaderTooLarge|"
       r"MetadataIncompleteBuffer|InvalidHeaderDeserialization|incomplete metadata, file not fully covered", CERTAIN),
     R("no_weights", "model_files", r"Cannot find any model weights with|Cannot find model weights at", SPECIFIC + 3),
@@ -941,6 +944,21 @@ def _adjust(findings, lines, facts, live):
                     out.append(Finding("python_version_unsupported", SPECIFIC, line, "old_python_typing", None,
                                        "error"))
                     break
+        if py < (3, 10) and not any(f.category == "python_version_unsupported" for f in out):
+            # a traceback through an installed vLLM under Python 3.9 or older: no vLLM this project
+            # plans runs there, whatever the import then tripped on (a cut paste has no exception line)
+            for line in lines:
+                if re.search(r"python%d\.%d/site-packages/vllm/" % py[:2], line.text):
+                    out.append(Finding("python_version_unsupported", CONTEXT, line, "old_python_typing", None,
+                                       "frame"))
+                    break
+    else:
+        # PEP 604's "X | None" evaluated on Python 3.9 or older: on 3.10+ a type and None combine
+        for line in lines:
+            if re.search(r"unsupported operand type\(s\) for \|: 'type' and 'NoneType'", line.text):
+                out.append(Finding("python_version_unsupported", LIKELY, line, "old_python_typing", None, "error"))
+                break
+    if py:
         vllm_v = _version_tuple(facts.get("vllm_version"))
         if py >= (3, 14) and vllm_v and vllm_v < (0, 20):
             marker = next((l for l in lines if re.search(r"python3\.1[4-9]", l.raw)), lines[0] if lines else None)

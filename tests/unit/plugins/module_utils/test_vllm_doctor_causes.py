@@ -9,6 +9,14 @@ import vllm_doctor as D
 WRAPPER = "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
 
 CASES = [
+    # Triton's and torch.compile's dot-directories under HOME=/ (OpenShift arbitrary UIDs), retyped case
+    ("cache_dir_triton", "torch._inductor.exc.InductorError: PermissionError: [Errno 13] Permission denied: "
+     "'/.triton'\n" + WRAPPER, "model_files", "cache_dir_permission", ["/.triton", "vllm_service_user", "HOME"]),
+    ("cache_dir_retyped", "permissionError: [error 13] Permission denied: '/.nv/ComputeCache'\n", "model_files",
+     "cache_dir_permission", ["/.nv/ComputeCache"]),
+    # PEP 604 unions evaluated on Python 3.9: no path names the version
+    ("pep604_no_path", "TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'\n",
+     "python_version_unsupported", "old_python_typing", []),
     # substratusai/vllm-docker#37 (T4), vllm-project/vllm#946 (V100)
     ("dtype_t4", "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla "
      "T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the`dtype` flag in CLI, "
@@ -91,3 +99,17 @@ def test_cuda_home_warning_on_a_gpu_less_host_is_no_compiler_problem():
     log = ("W1201 10:49:30.876000 18069 torch/utils/cpp_extension.py:183] No CUDA runtime is found, using "
            "CUDA_HOME='/usr/local'\nRuntimeError: Failed to infer device type\n")
     assert D.diagnose(log)["cause"] == "no_gpu_visible"
+
+
+def test_permission_denied_on_a_model_file_is_not_a_cache_directory():
+    got = D.diagnose("PermissionError: [Errno 13] Permission denied: '/models/llama/model.safetensors'\n")
+    assert got.get("cause") != "cache_dir_permission", got
+
+
+def test_a_cut_traceback_under_python_310_is_not_blamed_on_python():
+    log = ('Traceback (most recent call last):\n  File "/venv/lib/python3.10/site-packages/vllm/entrypoints/'
+           'cli/main.py", line 5, in <module>\n    class RequestFuncInput:\n')
+    assert D.diagnose(log)["category"] != "python_version_unsupported"
+    old = log.replace("python3.10", "python3.9")
+    got = D.diagnose(old)
+    assert got["category"] == "python_version_unsupported" and got["cause"] == "old_python_typing", got
