@@ -17,12 +17,24 @@ CORPUS_LOGS = os.path.join(CORPUS, "logs")
 FIXTURE_LOGS = os.path.join(ROOT, "tests", "fixtures", "logs")
 
 
+def _rows(directory, prefix):
+    """Rows of every PREFIX*.tsv in DIRECTORY (labels.tsv, labels_set4.tsv, ...), in name order."""
+    rows = []
+    names = sorted(n for n in os.listdir(directory) if n.startswith(prefix) and n.endswith(".tsv")) \
+        if os.path.isdir(directory) else []
+    for name in names:
+        with open(os.path.join(directory, name), newline="", encoding="utf-8") as handle:
+            rows.extend(csv.DictReader(handle, delimiter="\t"))
+    return rows
+
+
 def _labels(directory):
-    path = os.path.join(directory, "labels.tsv")
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="", encoding="utf-8") as handle:
-        return [(row["file"], row["category"]) for row in csv.DictReader(handle, delimiter="\t")]
+    return [(row["file"], row["category"]) for row in _rows(directory, "labels")]
+
+
+def _xfail(directory):
+    """Known misses (xfail*.tsv: file, reason): run as strict xfails, so a fix must also remove the row."""
+    return dict((row["file"], row["reason"]) for row in _rows(directory, "xfail"))
 
 
 def _read(directory, name):
@@ -58,7 +70,12 @@ def test_shared_corpus(name, expected):
     _check(_read(CORPUS_LOGS, name), expected)
 
 
-@pytest.mark.parametrize("name,expected", FIXTURE_CASES, ids=[c[0] for c in FIXTURE_CASES])
+FIXTURE_XFAIL = _xfail(FIXTURE_LOGS)
+
+
+@pytest.mark.parametrize("name,expected", [
+    pytest.param(name, expected, id=name, marks=[pytest.mark.xfail(strict=True, reason=FIXTURE_XFAIL[name])]
+                 if name in FIXTURE_XFAIL else []) for name, expected in FIXTURE_CASES])
 def test_collected_logs(name, expected):
     _check(_read(FIXTURE_LOGS, name), expected)
 
@@ -69,6 +86,10 @@ def test_collected_logs_cover_every_category_four_times():
         counts[category] = counts.get(category, 0) + 1
     assert set(counts) == set(D.CATEGORIES)
     assert min(counts.values()) >= 4, counts
+
+
+def test_every_xfail_names_a_labelled_fixture():
+    assert set(FIXTURE_XFAIL) <= set(name for name, _ in FIXTURE_CASES)
 
 
 def test_every_fixture_is_labelled():
@@ -399,8 +420,8 @@ WRAPS = {
 
 @pytest.mark.parametrize("wrap", sorted(WRAPS))
 def test_category_survives_outer_wrappers(wrap):
-    """Every labelled log, re-wrapped the way journals, compose and issue pastes wrap lines."""
-    cases = [(FIXTURE_LOGS, name, cat) for name, cat in FIXTURE_CASES]
+    """Every labelled log (known misses in xfail*.tsv aside), re-wrapped the way journals, compose and issue pastes wrap lines."""
+    cases = [(FIXTURE_LOGS, name, cat) for name, cat in FIXTURE_CASES if name not in FIXTURE_XFAIL]
     cases += [(CORPUS_LOGS, name, cat) for name, cat in CORPUS_CASES]
     wrong = []
     for directory, name, expected in cases:
