@@ -573,7 +573,9 @@ RULES = [
     R("compiler_missing", "cuda_driver_mismatch", r"Failed to find C compiler|Could not find nvcc|nvcc: not found|"
       r"nvcc was not found|CUDA_HOME environment variable is not set|"
       r"error: command '(?:gcc|cc|c\+\+|x86_64-linux-gnu-gcc)' failed|gcc: (?:command )?not found", SPECIFIC),
-    R("torch_cpu_build", "cuda_driver_mismatch", r"Torch not compiled with CUDA enabled", 60),
+    # vllm._C links libtorch_cuda.so: a CPU-only torch installed over the CUDA one has no such library
+    R("torch_cpu_build", "cuda_driver_mismatch", r"Torch not compiled with CUDA enabled|"
+      r"libtorch_cuda\.so: cannot open shared object file", 60),
     # vllm/model_executor/layers/quantization (QuantizationConfig.get_min_capability, checked in
     # vllm/config _verify_quantization / model_loader): the checkpoint's quantization needs a newer GPU
     R("quantization_unsupported", "cuda_driver_mismatch", r"The quantization method ([\w-]+) is not supported for "
