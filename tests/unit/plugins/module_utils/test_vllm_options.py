@@ -439,7 +439,9 @@ def test_cpu_host_with_a_vision_model_gets_video_off_and_no_gpu_options():
                                          MODELS["Qwen3-VL-8B"][1])
     assert options["limit_mm_per_prompt"] == {"video": 0}
     assert "kv_cache_memory_bytes" in options
-    assert not {"gpu_memory_utilization", "tensor_parallel_size", "enforce_eager"} & set(options)
+    assert not {"gpu_memory_utilization", "tensor_parallel_size"} & set(options)
+    # eager mode here is the CPU start choice, not the GPU's
+    assert all(reasons[key] == o.CPU_START_REASON for key in o.CPU_START_OPTIONS)
 
 
 def test_cuda_env_has_expandable_segments_and_the_user_wins():
@@ -556,3 +558,27 @@ def test_env_file_errors_hide_secret_values():
 def test_launcher_parser_splits_on_newline_only():
     text = 'A="x\u2028B=1"\nC="y\x85D=2"\nE="\x1cF=3"\n'
     assert vllm_launcher.parse_env_file(text) == {"A": "x\u2028B=1", "C": "y\x85D=2", "E": "\x1cF=3"}
+
+
+def test_cpu_start_options_added_with_their_reason_on_the_cpu_only():
+    options, reasons = o.compute_options("cpu", HOST, o.model_facts(TINY), "tiny", "127.0.0.1", 8000)
+    for key, value in o.CPU_START_OPTIONS.items():
+        assert options[key] == value
+        assert reasons[key] == o.CPU_START_REASON
+    assert "finalize_loading" in o.CPU_START_REASON
+    gpu_host = {"cpus": 8, "memory": {"total_mib": 64000},
+                "gpu": {"gpus": [{"memory_total_mib": 81920, "memory_used_mib": 0, "compute_capability": "9.0"}]}}
+    cuda, why = o.compute_options("cuda", gpu_host, o.model_facts(TINY), "tiny", "127.0.0.1", 8000)
+    assert not any(why.get(key) == o.CPU_START_REASON for key in o.CPU_START_OPTIONS)
+    assert "optimization_level" not in cuda
+
+
+@pytest.mark.parametrize("user", [{"optimization_level": 3}, {"optimization-level": 2}, {"--enforce-eager": False},
+                                  {"enforce_eager": True}, {"compilation_config": {"mode": 3}}])
+def test_the_users_compile_choice_wins_over_the_cpu_start_options(user):
+    options, reasons = o.compute_options("cpu", HOST, o.model_facts(TINY), "tiny", "127.0.0.1", 8000, user)
+    assert o.CPU_START_REASON not in reasons.values()
+    for key, value in user.items():
+        assert options[key.lstrip("-").replace("-", "_")] == value
+    assert o.cpu_start_options({"compilation_config": {}}) == ({}, {})
+    assert o.cpu_start_options({})[0] == o.CPU_START_OPTIONS
