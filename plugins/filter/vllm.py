@@ -25,8 +25,8 @@ description:
   - C(vllm_help_facts) parses the installed vLLM's C(--help=all) (version and options).
   - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
   - C(vllm_planned_option_check) checks vllm_service_options against the planned release's kept
-    C(--help=all) (data/vllm_options/), before anything is installed: names and whether each
-    option takes a value; value choices are left to C(vllm_check_options) after the install.
+    C(--help=all) (data/vllm_options/) before anything is installed (names, and whether each
+    option takes a value); value choices are left to C(vllm_check_options) after the install.
   - C(vllm_exec_line) quotes an argv for systemd's ExecStart= (each element read back exactly);
     C(vllm_unit_sandbox) decides the unit's writable paths, ProtectHome= and device access.
   - C(vllm_service_url) is the URL clients use (https with a certificate);
