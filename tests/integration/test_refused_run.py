@@ -143,3 +143,18 @@ def test_a_named_release_that_cannot_be_served_is_refused_before_any_change(serv
     assert row["status"] == "refused" and row["changed_before_failure"] == 0, row
     assert row["serving"]["release"] == "rel-x"
     untouched(serving_host)
+
+
+def test_a_preflight_only_run_checks_and_summarises_without_the_server(serving_host):
+    """-t preflight: facts, input checks and the plan only; the summary says the server was left out."""
+    extra = dict(serving_host["extra"], vllm_service_options={})
+    env = dict((k, v) for k, v in os.environ.items() if not k.startswith("ANSIBLE_"))
+    env.update(ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1")
+    proc = subprocess.run([PLAYBOOK, "-i", str(serving_host["inventory"]), os.path.join(ROOT, "site.yml"),
+                           "-t", "preflight", "-e", json.dumps(extra)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, universal_newlines=True, timeout=300)
+    out = proc.stdout
+    assert proc.returncode == 0, out[-4000:]
+    assert "No server summary for testbox: the tags of this run left out vllm_service" in out, out[-3000:]
+    assert "is undefined" not in out
+    untouched(serving_host)
