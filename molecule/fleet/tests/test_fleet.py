@@ -24,7 +24,7 @@ def before(host):
 
 
 def after(host):
-    """The release the rollout made (fleet-1 went back by name since, see rollout.yml act 4)."""
+    """The release the rollout made (fleet-1 went back by name since, see rollout.yml act 3)."""
     if host.backend.get_hostname() == "fleet-1":
         return host.file("/root/release-after-rollout").content_string.strip()
     return release(host)
@@ -57,7 +57,7 @@ def test_release_after_the_rollout(host):
         assert release(host) == before(host)
         assert "head24" not in host.file("/etc/vllm/vllm.yaml").content_string
     elif name == "fleet-1":
-        # went back by name (act 4) to the build before the rollout; the rollout's build is kept
+        # went back by name (act 3) to the build before the rollout; the rollout's build is kept
         assert release(host) == before(host)
         assert after(host) != before(host) and stack(after(host)) == stack(before(host))
         assert after(host) in host.check_output("ls /opt/vllm/releases").split()
@@ -112,7 +112,7 @@ def test_the_stack_came_from_the_controllers_wheelhouse(host):
 
 def test_fleet1_went_back_by_name_through_the_gate_and_a_second_run_changed_nothing(host):
     if host.backend.get_hostname() != "fleet-1":
-        pytest.skip("act 4 runs on fleet-1 only")
+        pytest.skip("act 3 runs on fleet-1 only")
     missing = report_of("named-missing-report.json")["hosts"][0]
     assert missing["status"] == "refused" and missing["changed_before_failure"] == 0, missing
     assert missing["serving"]["release"] == after(host)
