@@ -9,6 +9,7 @@ the finer ``cause`` is reported beside it (scored only where the row names one).
 
     python3 tests/tools/score_frozen.py                      # commit 9817e94, set heldout-a
     python3 tests/tools/score_frozen.py --commit HEAD --set heldout-a
+    python3 tests/tools/score_frozen.py --commit 6d788a0 --set heldout-d,heldout-e   # several sets
 """
 import argparse
 import csv
@@ -43,12 +44,14 @@ def load_doctor(commit):
 
 
 def rows(wanted_set):
-    """Rows (file, category, cause) of every labels*.tsv whose set is ``wanted_set``."""
+    """Rows (file, category, cause) of every labels*.tsv whose set is ``wanted_set`` (one set, or
+    several joined by commas: ``heldout-d,heldout-e``)."""
+    wanted = set(name.strip() for name in wanted_set.split(",") if name.strip())
     found = []
     for path in sorted(glob.glob(os.path.join(LOGS, "labels*.tsv"))):
         with open(path, newline="", encoding="utf-8") as handle:
             for row in csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE):
-                if (row.get("set") or "dev") == wanted_set:
+                if (row.get("set") or "dev") in wanted:
                     found.append((row["file"], row["category"], (row.get("cause") or "").strip()))
     return found
 
@@ -76,7 +79,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--commit", default=FROZEN, help="git commit whose doctor is scored (default %(default)s)")
     parser.add_argument("--set", dest="wanted_set", default="heldout-a",
-                        help="the labels' set column to score (default %(default)s)")
+                        help="the labels' set column to score, or several joined by commas "
+                             "(default %(default)s)")
     args = parser.parse_args(argv)
     cases = rows(args.wanted_set)
     if not cases:

@@ -25,6 +25,14 @@ def test_rows_are_the_labelled_rows_of_one_set():
     assert S.rows("no-such-set") == []
 
 
+def test_several_sets_joined_by_commas_are_their_union():
+    d, e = S.rows("heldout-d"), S.rows("heldout-e")
+    assert d and e
+    # in the files' order (labels_set5.tsv holds set D, labels_set6.tsv set E), whatever the order asked
+    assert S.rows("heldout-d,heldout-e") == S.rows(" heldout-e , heldout-d,") == d + e
+    assert len(S.rows("heldout-d,no-such-set")) == len(d)
+
+
 @pytest.mark.skipif(not _has_commit("HEAD"), reason="not a git checkout")
 def test_score_counts_every_row_once_and_lists_the_misses():
     cases = S.rows("heldout-a")
