@@ -29,6 +29,11 @@ How a diagnosis is made
    ``local_path_not_found`` and ``cache_dir_permission`` under model_files, ``quant_tp_misaligned``
    and ``nccl_network`` under tensor_parallel_config, ``wsl_make_resident`` under wsl_specific,
    ``unrecognized_argument`` under engine_core_generic, where a start fails before any engine runs).
+   Some causes need the traceback around the exception line (``_caller_findings``): who passed vLLM
+   an argument or imported a vllm module it lacks (a wrapper written for another release:
+   ``wrapper_vllm_version_mismatch``; vLLM's own code: ``vllm_install_incomplete``), which code asked
+   the Hub for a local directory (``local_path_taken_for_hub_id``), whether a KeyError came from
+   load_weights (``checkpoint_weight_name_mismatch``).
 3. An exception no rule knows is placed by the frame that raised it (uvloop, the multimodal
    processor, the weight loader, torch.cuda init); a traceback cut before its exception line
    counts weakly by where it stopped. A real but unknown exception behind a wrapper gives
@@ -548,6 +553,15 @@ RULES = [
     R("ray_sigkill_oom", "host_oom", r"killed by SIGKILL by OOM killer|OOM killer due to high memory usage", 55),
     R("bus_error", "host_oom", r"^Bus error\b|\bBus error \(core dumped\)|No space left on device.*\/dev\/shm|"
       r"shm.*(?:too small|No space left)", 55),
+    # /dev/shm too small for what is put there at start: NCCL's shared-memory transport
+    # (misc/shmutils.cc: one segment per peer), Ray's object store (plasma store_runner.cc checks
+    # /dev/shm before it starts), torch's shared-memory tensors. Docker's default is 64 MiB, and a
+    # Kubernetes pod gets it only from an emptyDir of medium Memory.
+    R("bus_error", "host_oom", r"Error while (?:creating|attaching to) shared memory segment\s+/dev/shm/|"
+      r"failed to extend /dev/shm/\S+ to \d+ bytes|System memory request exceeds memory available in /dev/shm|"
+      r"/dev/shm has only \d+ bytes available|(?:workers?|dataloader)\S* (?:are|is) out of shared memory|"
+      r"raise your shared memory limit|insufficient shared memory \(shm\)|"
+      r"unable to write to file </torch_[^>]*>: No space left", SPECIFIC),
     R("kill_signal", "host_oom", r"^Killed\s*$|\bKilled\s+(?:python|vllm)|exit(?:ed with)? code:? ?(?:137|-9)\b|"
       r"exitcode[=:]? ?-9\b|signal 9\b|\bSIGKILL\b|returned non-zero exit status -9|"
       r"terminated by signal SIGKILL|was sent SIGKILL|killed by signal: Killed|status=9/KILL|code=killed|"
@@ -568,7 +582,9 @@ RULES = [
     R("no_gpu_visible", "cuda_driver_mismatch", r"Failed to infer device type", SPECIFIC),
     # vllm/config (_check_valid_dtype / platforms/cuda.py): bfloat16 needs compute capability 8.0
     R("dtype_unsupported_on_gpu", "cuda_driver_mismatch", r"Bfloat16 is only supported on GPUs with compute "
-      r"capability of at least 8\.0(?:\. Your (.+?) GPU has compute capability ([\d.]+))?", CERTAIN),
+      r"capability of at least 8\.0(?:\. Your (.+?) GPU has compute capability ([\d.]+))?|"
+      # the same message's second half, where only the tail was pasted or kept
+      r"You can use float16 instead by explicitly setting the ?`?dtype`? flag", CERTAIN),
     # Triton and torch.compile build small C/CUDA modules at start: a compiler must be on the host
     R("compiler_missing", "cuda_driver_mismatch", r"Failed to find C compiler|Could not find nvcc|nvcc: not found|"
       r"nvcc was not found|CUDA_HOME environment variable is not set|"
@@ -626,6 +642,12 @@ RULES = [
     R("uvloop_attr", "uvloop_event_loop", r"module 'uvloop' has no attribute", SPECIFIC),
     R("no_current_loop", "uvloop_event_loop", r"There is no current event loop in thread '(?!MPClientEngineMonitor)",
       LIKELY),
+    # vllm/entrypoints/launcher.py serve_http() installs SIGINT/SIGTERM handlers on its loop (uvloop's
+    # Loop.add_signal_handler, asyncio's via signal.set_wakeup_fd) and the engine installs its own with
+    # signal.signal(): each works only in the main thread, so a server or engine a wrapper starts in a
+    # thread (a Ray actor's thread, a notebook or UI worker) stops here
+    R("signal_handler_non_main_thread", "uvloop_event_loop", r"add_signal_handler\(\) can only be called(?: from the "
+      r"main thread|\s*$)|set_wakeup_fd only works in main thread|signal only works in main thread", CERTAIN),
     R("loop_running", "uvloop_event_loop", r"this event loop is already running|asyncio\.run\(\) cannot be called "
       r"from a running event loop|got Future .* attached to a different loop", 60),
     # ---- model files ------------------------------------------------------------------------
@@ -649,6 +671,57 @@ RULES = [
     R("architecture_unsupported", "model_files", r"Model architectures? \[([^\]]*)\] (?:are|is) not supported for now|"
       r"has model type `?([\w.-]+)`? but Transformers does not recognize this architecture|"
       r"architecture \w+ is not supported yet", SPECIFIC + 5),
+    # vllm/model_executor/models/registry.py: an architecture this release has no class for falls back
+    # to the Transformers backend, which fails where transformers (or the backend) cannot build it
+    R("architecture_unsupported", "model_files", r"(\w+) has no vLLM implementation and the Transformers "
+      r"implementation is not compatible with vLLM|Unrecognized configuration class <class '[\w.]*?(\w+)'> for "
+      r"this kind of AutoModel|Cannot find model module\. '(\w+)' is not a registered model|"
+      r"The Transformers implementation of '?(\w+)'? is not compatible with vLLM", SPECIFIC + 5),
+    # vllm/config (ModelConfig._init_multimodal_config): multimodal options for a model this release
+    # does not take as multimodal: a VL architecture it does not have (or options given to a text model)
+    R("architecture_unsupported", "model_files", r"`?(limit_mm_per_prompt|mm_processor_kwargs|"
+      r"disable_mm_preprocessor_cache|mm_processor_cache_gb|\w*mm\w*)`? is only supported for multi-?modal models",
+      LIKELY),
+    # vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
+    # vLLM's model file cannot be imported, most often because the installed transformers lacks (or
+    # has dropped) a class that file imports
+    R("transformers_incompatible", "model_files", r"Model architectures? \[([^\]]*)\] failed to be inspected", 60),
+    R("transformers_incompatible", "model_files", r"cannot import name '(\w+)' from '(transformers[\w.]*)'|"
+      r"No module named '(transformers\.[\w.]+)'", SPECIFIC),
+    # transformers reads a .gguf path as config.json where vLLM has no GGUF loader (before mid-2024; the newest
+    # releases without vllm-gguf-plugin), or where the file is no GGUF (check_gguf_file reads its magic bytes)
+    R("gguf_unsupported", "model_files", r"(?:is not a valid JSON file|No supported config format found in|"
+      r"Unrecognized model in|Can't load (?:the )?(?:configuration|config|tokenizer)\b|"
+      r"does not appear to have a file named config\.json)[^\n]*?\.gguf\b|"
+      r"\.gguf\b[^\n]*(?:is not a valid JSON file|does not appear to have a file named config\.json|"
+      r"is not a directory)", CERTAIN),
+    # an object-store model (s3://, gs://) reaches a Hugging Face lookup: the URI itself, or the temp
+    # directory (tempfile.mkdtemp: /tmp/tmpXXXXXXXX) vLLM pulled its config files into, is validated
+    # as a Hub repo id (Run:ai streamer / S3Model integration of vLLM 0.6.x-0.10.x)
+    R("s3_uri_path_bug", "model_files", r"Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+      r"'((?:s3|gs|gcs|az|abfss?|oss)://[^']*|(?:/[\w.-]+)*/tmp/tmp[a-z0-9_]{8})'|"
+      r"Incorrect path_or_model_id: '((?:s3|gs|gcs|az|abfss?|oss)://[^']*)'", CERTAIN),
+    # vllm/model_executor/models/utils.py AutoWeightsLoader: a checkpoint tensor the model class has no
+    # place for. A top-level name is a prefix the checkpoint adds or lacks (a multimodal checkpoint's
+    # language_model./visual. under a text-only architecture or the reverse, torch.compile's _orig_mod.,
+    # PEFT's base_model.); a deeper name is a tensor this class (or release) does not define
+    R("checkpoint_prefix_mismatch", "model_files", r"There is no module or parameter named '([A-Za-z_]\w*)' in (\w+)",
+      CERTAIN),
+    R("checkpoint_weight_name_mismatch", "model_files", r"There is no module or parameter named '(\w+(?:\.\w+)+)'"
+      r"(?: in (\w+))?", CERTAIN),
+    # older load_weights() index params_dict[name]: with tie_word_embeddings the model has no lm_head
+    # parameter, so a checkpoint that still saves lm_head.weight fails (fixed by skipping it, vLLM #6758)
+    R("checkpoint_extra_lm_head_tied", "model_files", r"KeyError: '(?:model\.)?lm_head\.weight'", SPECIFIC + 3),
+    # a training run's sharded checkpoint (FSDP model_world_size_N_rank_M.pt, verl's
+    # global_step_N/actor) served before it was merged into Hugging Face weights
+    R("unmerged_fsdp_checkpoint", "model_files", r"(?:Cannot find any model weights with|Cannot find model weights "
+      r"at|No such file or directory|does not appear to have a file named)[^\n]*(?:global_step_\d+|"
+      r"[/\\]actor[/\\]huggingface|model_world_size_\d+_rank_\d+)", CERTAIN),
+    # bitsandbytes checkpoints saved pre-quantized (Unsloth's *-bnb-4bit, Llama-Guard INT8): vLLM 0.5.0 read a
+    # bnb quantization config only as a QLoRA adapter; later releases refuse some layouts (TP, 8-bit MoE)
+    R("bnb_prequantized_unsupported", "model_files", r"Cannot find any of \['adapter_name_or_path'\] in the model's "
+      r"quantization config|Prequant BitsAndBytes (?:\w+ )?models? with [\w ]+ (?:is|are) not supported|"
+      r"(?:pre-?quantized|prequant) (?:bitsandbytes|bnb)\b[^\n]{0,60}not supported", CERTAIN),
     # huggingface_hub's validate_repo_id: a local path that does not exist is taken for a hub id
     R("local_path_not_found", "model_files", r"Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
       r"'((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'|Incorrect path_or_model_id: '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'",
@@ -714,8 +787,21 @@ RULES = [
     # torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
     R("nccl_network", "tensor_parallel_config", r"Gloo connectFullMesh failed|"
       r"gloo/transport/tcp/pair\.cc:\d+\].*(?:Connection refused|timed out|no error)", SPECIFIC),
+    # vllm/distributed/parallel_state.py initialize_model_parallel: vLLM built inside a torch.distributed
+    # world it did not start (torchrun, a trainer's colocated engine, the external_launcher backend)
+    # needs that world to be exactly TP x PP (before vLLM 0.7.3: no smaller TP groups)
+    R("external_launcher_world_size", "tensor_parallel_config", r"world_size \((\d+)\) is not equal to "
+      r"tensor_model_parallel_size \((\d+)\) x pipeline_model_parallel_size \((\d+)\)", CERTAIN),
+    # vllm/executor/ray_utils.py pins the first placement-group bundle to 'node:<driver IP>' (get_ip() or
+    # VLLM_HOST_IP); the autoscaler names that bundle infeasible when no Ray node has that address
+    R("ray_node_ip_mismatch", "tensor_parallel_config", r"(?:No available node types can fulfill|Cannot fulfill|"
+      r"infeasible)[^\n]{0,40}resource request[^\n]{0,10}\{[^}]*'node:([^']*)': 0\.001", SPECIFIC),
     R("ep_div", "tensor_parallel_config", r"must be divisible by ep_size|n_physical_experts=\d+ must be divisible", 80),
     # ---- multimodal ---------------------------------------------------------------------------
+    # vllm/multimodal/registry.py: the per-prompt limits were never set up in the process asking for them
+    # (V1 TP workers of vLLM 0.6.6-0.7.0 profiling the encoder budget; fixed by vLLM #12252)
+    R("mm_limits_not_initialized", "multimodal_processor", r"Cannot find `?mm_limits`? for model|"
+      r"Did you forget to call `?init_mm_limits_per_prompt", CERTAIN),
     R("mm_apply", "multimodal_processor", r"Failed to apply \w*Processor|Failed to apply prompt replacement|"
       r"Failed to (?:load|initialize) (?:the )?(?:image |video |multi-?modal )?processor", CERTAIN),
     R("mm_budget", "multimodal_processor", r"Chunked MM input disabled but max_tokens_per_mm_item \((\d+)\) is larger "
@@ -769,13 +855,49 @@ RULES = [
     R("start_frames", "engine_core_generic", r"in (?:launch_core_engines|wait_for_engine_startup|"
       r"_wait_for_engine_startup|make_async_mp_client|build_async_engine_client(?:_from_engine_args)?|"
       r"run_engine_core|from_vllm_config|_init_engine|from_engine_args)\b", 2, kind="wrapper"),
+    # vllm/v1/engine/core_client.py and utils.py: the engines did not report ready in time (its
+    # message once lost a space: "to sendinitial message")
     R("ready_timeout", "engine_core_generic", r"Timed out waiting for engine core processes to start|"
       r"longer than VLLM_ENGINE_READY_TIMEOUT_S|Engine core initialization timed out|start operation timed out|"
-      r"Timed out waiting for engines? to send initial message", 35,
+      r"Timed out waiting for engines? to send\b|Timed out waiting for engines? to send ?initial message", 35,
       kind="wrapper"),
     # argparse: a flag this vLLM does not have (or "--flag value" passed as one argument)
     R("unrecognized_argument", "engine_core_generic", r"error: unrecognized arguments?: (.+)$|"
       r"error: argument [\w/-]+: invalid choice: (.+)$|error: ambiguous option: (\S+)", CERTAIN),
+    # a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
+    # version check, an engine argument the installed EngineArgs lacks (removed, or not yet added), a
+    # vllm module it imports that moved. A keyword error without a class name, and every missing vllm
+    # module, are placed by the traceback in _caller_findings (a vllm module that vLLM's own code
+    # imports and lacks is an incomplete or mixed install: vllm_install_incomplete)
+    R("wrapper_vllm_version_mismatch", "engine_core_generic", r"(?:Async)?EngineArgs\.__init__\(\) got an unexpected "
+      r"keyword argument '(\w+)'|(?:LLM|LLMEngine|AsyncLLMEngine|AsyncLLM|SamplingParams)\."
+      r"(?:__init__|from_engine_args|generate|chat)\(\) got an unexpected keyword argument '(\w+)'|"
+      r"\bvllm ?(?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)* is required for a normal functioning of this module|"
+      r"Failed to import (?:the )?(?:python )?'?vllm'? (?:module|package)|"
+      r"(?:Unsupported|Incompatible) vLLM version\b|vLLM version \S+ is not supported\b", SPECIFIC),
+    # pip's resolver naming a package that pins another vLLM: the same cause, but printed at install time
+    # and often harmless, so weaker than any error of the start itself
+    R("wrapper_vllm_version_mismatch", "engine_core_generic", r"\brequires? vllm ?(?:[<>=!~]=?|==) ?\d[^\s,]*"
+      r"[^\n]{0,40}\bbut you have vllm\b", 50, kind="context"),
+    # a tool's own version advice (TRL warns at import): context for the above, no failure by itself
+    R("wrapper_vllm_version_mismatch", "engine_core_generic", r"currently only supports vLLM versions? ", 40,
+      kind="marker"),
+    # torch.compile (Dynamo/FX/Inductor) failing on the model graph while vLLM compiles it at start
+    R("torch_compile_graph_error", "engine_core_generic", r"Tried to erase Node \w+ but it still had \d+ users in "
+      r"the graph|torch\._dynamo\.exc\.(?:Unsupported|TorchRuntimeError|InternalTorchDynamoError|UserError)\b|"
+      r"BackendCompilerFailed: backend=|torch\._inductor\.exc\.(?:InductorError|LoweringException)\b|"
+      r"Dynamo failed to run FX node", LIKELY),
+    # an AttributeError on vLLM's own layer objects while it processes the weights: the release's code
+    # paths disagree for this model or quantization (e.g. 0.8.3's input_scale, fixed in 0.8.5)
+    R("vllm_release_bug", "engine_core_generic", r"AttributeError: '(\w*(?:ParallelLinear|ReplicatedLinear|"
+      r"LinearBase|ParallelEmbedding|ParallelLMHead|FusedMoE|LinearMethod|MoEMethod)\w*)' object has no attribute "
+      r"'(\w+)'", 65),
+    # the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
+    # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
+    R("image_python_unreadable_nonroot", "engine_core_generic", r"(?:OCI runtime (?:create|exec) failed|"
+      r"runc create failed|crun:|unable to start container process)[^\n]*exec(?:utable file)?:? [\"`']?"
+      r"(?:python3?(?:\.\d+)?|vllm)[\"`']?:? (?:executable file not found in \$PATH|not found in \$PATH|"
+      r"permission denied|no such file or directory)", SPECIFIC),
     R("systemd_failed", "engine_core_generic", r"Main process exited, code=exited, status=[1-9]|"
       r"Failed with result 'exit-code'", 6, kind="wrapper"),
 ]
@@ -904,6 +1026,9 @@ def _adjust(findings, lines, facts, live):
                         frame_lines[-1])
             out.append(Finding("multimodal_processor", LIKELY, warm, "mm_warmup_interrupted", None, "error"))
 
+    # Who called or imported what: a traceback says whether vLLM or the code around it is out of step.
+    out.extend(_caller_findings(lines, out))
+
     # Where an otherwise unrecognised exception was raised says what it is about.
     for line in lines:
         if line.idx in specific_idx:
@@ -927,7 +1052,12 @@ def _adjust(findings, lines, facts, live):
             last_frame = line
         elif _EXCEPTION_RE.match(line.text) and not line.text.startswith("raise "):
             last_frame = None
-    if last_frame is not None:
+    at = _position(lines, last_frame) if last_frame is not None else 0
+    if last_frame is not None and _VLLM_PATH_RE.search(last_frame.text) and any(
+            _TRANSFORMERS_IMPORT_RE.match(l.text) for l in lines[at + 1:at + 3]):
+        # cut at vLLM's own model file importing from transformers: the import that failed
+        out.append(Finding("model_files", CONTEXT, last_frame, "transformers_incompatible", None, "frame"))
+    elif last_frame is not None:
         tail = " ".join(l.text for l in lines[last_frame.idx:last_frame.idx + 3])
         hints = [h for h in _FRAME_HINTS if h[1] != "uvloop_event_loop"]  # uvloop frames wrap everything
         for regex, category, name in hints + _CUT_FRAME_HINTS:
@@ -969,6 +1099,8 @@ def _adjust(findings, lines, facts, live):
 
     # WSL: multi-GPU NCCL trouble under WSL is the WSL limitation, not a plain TP misconfiguration.
     if facts["wsl"]:
+        out = [Finding(f.category, 55, f.line, f.rule, f.match, f.kind)
+               if f.rule == "bus_error" and "nccl" in f.line.low else f for f in out]
         for line in lines:
             if _NCCL_RE.search(line.text) and re.search(r"error|fail", line.low):
                 out.append(Finding("wsl_specific", 60, line, "wsl_nccl", None, "error"))
@@ -1017,6 +1149,94 @@ _FRAME_HINTS = [
      "model_raise_frame"),
     (re.compile(r"torch[/\\]cuda[/\\]__init__\.py"), "cuda_driver_mismatch", "cuda_raise_frame"),
 ]
+
+
+# A vLLM package directory in a frame path (site-packages/vllm/, a source checkout's vllm/vllm/), not a
+# wrapper's vllm_engine.py or vllm_ascend/.
+_VLLM_PATH_RE = re.compile(r"[/\\]vllm[/\\]")
+_TRANSFORMERS_IMPORT_RE = re.compile(r"^(?:from transformers[\w.]* import|import transformers)\b")
+# an engine argument the installed release lacks, where Python names no class (3.9 and older) or the
+# class is vLLM's: the call on the code line above says whose __init__ it was
+_UNEXPECTED_KWARG_RE = re.compile(r"^TypeError: (?:\w+\.)?__init__\(\) got an unexpected keyword argument '(\w+)'")
+_VLLM_ENTRY_CALL_RE = re.compile(r"\b(?:Async)?EngineArgs\(|(?:^|[\s=(.])LLM\(|\bAsyncLLMEngine\.from_engine_args\(|"
+                                 r"\bLLMEngine\.from_engine_args\(|\bSamplingParams\(")
+# a vLLM module or name that is not there
+_VLLM_IMPORT_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module named '(vllm\.[\w.]+)'|"
+                             r"^ImportError: cannot import name '(\w+)' from '(vllm(?:\.[\w.]+)?)'|"
+                             r"^AttributeError: module '(vllm(?:\.[\w.]+)?)' has no attribute '(\w+)'")
+# load_weights() indexing its parameters by a checkpoint tensor's name
+_WEIGHT_KEYERROR_RE = re.compile(r"^KeyError: '((?:[\w]+\.)+(?:weight|bias|qweight|qzeros|scales|g_idx|\w*_scale))'")
+_HUB_CALL_RE = re.compile(r"\b(?:hf_hub_download|snapshot_download|model_info|list_repo_files)\(")
+
+
+def _position(lines, line):
+    """Where ``line`` is in ``lines`` (a log without its shutdown noise: positions differ from idx)."""
+    low, high = 0, len(lines)
+    while low < high:
+        mid = (low + high) // 2
+        if lines[mid].idx < line.idx:
+            low = mid + 1
+        else:
+            high = mid
+    return low
+
+
+def _frames_above(lines, pos, limit=14):
+    """(path, code) of the traceback frames above ``lines[pos]``, innermost first; importlib's frozen
+    frames are skipped. Stops at the previous exception line."""
+    frames = []
+    for at in range(pos - 1, max(-1, pos - 1 - limit), -1):
+        line = lines[at]
+        match = _FRAME_PATH_RE.match(line.text)
+        if match:
+            path = match.group(1) or match.group(2)
+            if not path.startswith("<frozen"):
+                nxt = lines[at + 1].text if at + 1 < len(lines) else ""
+                frames.append((path, "" if _FRAME_PATH_RE.match(nxt) else nxt))
+        elif _EXCEPTION_RE.match(line.text) and not line.text.startswith("raise "):
+            break
+    return frames
+
+
+def _caller_findings(lines, findings):
+    """Findings that need the traceback around an exception line, not the line alone."""
+    out = []
+    known = dict((f.line.idx, f) for f in findings if f.kind == "error" and f.strength >= LIKELY)
+    for pos, line in enumerate(lines):
+        text = line.text
+        match = _UNEXPECTED_KWARG_RE.match(text)
+        if match and line.idx not in known:
+            code = [l.text for l in lines[max(0, pos - 5):pos] if not re.match(r"^[~^\s]+$", l.text)]
+            if any(_VLLM_ENTRY_CALL_RE.search(c) for c in code[-2:]):
+                out.append(Finding("engine_core_generic", SPECIFIC, line, "wrapper_vllm_version_mismatch", match,
+                                   "error"))
+            continue
+        match = _VLLM_IMPORT_RE.match(text)
+        if match:
+            module = match.group(1) or match.group(3) or match.group(4)
+            frames = _frames_above(lines, pos)
+            inside = bool(frames) and bool(_VLLM_PATH_RE.search(frames[0][0]))
+            private = any(part.startswith("_") for part in module.split(".")[1:])
+            rule = "vllm_install_incomplete" if inside or private else "wrapper_vllm_version_mismatch"
+            out.append(Finding("engine_core_generic", SPECIFIC, line, rule, match, "error"))
+            continue
+        match = _WEIGHT_KEYERROR_RE.match(text)
+        if match and line.idx not in known:
+            frames = _frames_above(lines, pos, limit=8)
+            if any(re.search(r"load_weights|params_dict\[", p + " " + c) for p, c in frames) or any(
+                    "params_dict[" in l.text for l in lines[max(0, pos - 3):pos]):
+                out.append(Finding("model_files", SPECIFIC, line, "checkpoint_weight_name_mismatch", match, "error"))
+            continue
+        finding = known.get(line.idx)
+        if finding is not None and finding.rule == "local_path_not_found":
+            # transformers looks a path up on the Hub only when no such directory exists; a hub call made
+            # by vLLM or a wrapper (get_hf_file_to_dict: hf_hub_download(model, file_name) when the file is
+            # not in the directory) takes an existing local directory for a repo id
+            if any(_HUB_CALL_RE.search(c) and not re.search(r"[/\\](?:transformers|huggingface_hub)[/\\]", p)
+                   for p, c in _frames_above(lines, pos, limit=20)):
+                out.append(Finding("model_files", finding.strength + 1, line, "local_path_taken_for_hub_id",
+                                   finding.match, "error"))
+    return out
 
 
 _CUT_FRAME_HINTS = [
@@ -1230,6 +1450,16 @@ def _fix_host_oom(finding, facts, live, lines):
     base = "The host ran out of RAM while vLLM started (the kernel or Ray killed it)."
     if finding.rule == "live_oom_killer":
         base = "The kernel's OOM killer killed vLLM (%s)." % finding.line.text[:160]
+    if finding.rule == "bus_error" and re.search(r"/dev/shm|shared memory|</torch_", finding.line.text, re.I):
+        size = re.search(r"\(size (\d+)\)|request is for (\d+) bytes", finding.line.text)
+        need = int(size.group(1) or size.group(2)) if size else None
+        return ("/dev/shm is too small for what vLLM's processes put there at start (NCCL's shared-memory "
+                "segments between GPUs, Ray's object store, shared tensors)%s. Give it more room: in Docker "
+                "--shm-size=16g (or --ipc=host), in Kubernetes an emptyDir with medium: Memory mounted at /dev/shm "
+                "(check the pod really got it: df -h /dev/shm), on a host grow the tmpfs (mount -o remount,size=16G "
+                "/dev/shm) and delete stale /dev/shm/nccl-* files. For NCCL alone vllm_service_env "
+                "{NCCL_SHM_DISABLE: \"1\"} works around it (slower); for Ray lower its object_store_memory."
+                % (" (it asked for %.1f MiB)" % (need / 1048576.0) if need else ""))
     if finding.rule == "bus_error":
         base = "Shared memory (/dev/shm) or host RAM ran out (Bus error)."
     if wsl:
@@ -1362,6 +1592,12 @@ def _fix_python(finding, facts, live, lines):
 
 
 def _fix_uvloop(finding, facts, live, lines):
+    if finding.rule == "signal_handler_non_main_thread":
+        return ("vLLM's server or engine was started outside the main thread (a wrapper ran serve_http or LLM() "
+                "in a thread: a Ray actor's thread, a notebook, a UI worker), and signal handlers can only be "
+                "installed from the main thread. Run vLLM as its own process, as this project's vllm service does "
+                "(vllm_service_options), or have the wrapper start it in its main thread or a subprocess (or start "
+                "uvicorn directly without vLLM's signal handling); a wrapper release that does so fixes it.")
     if finding.rule in ("no_uvloop", "uvloop_build") and (facts["windows"] or finding.rule == "no_uvloop"):
         if facts["windows"]:
             return ("vLLM imports uvloop, which does not run on native Windows. Run vLLM inside WSL2 (this project's "
@@ -1383,6 +1619,14 @@ def _fix_model(finding, facts, live, lines):
     text = finding.line.text
     model = facts.get("model")
     where = " (%s)" % model if model else ""
+    if finding.rule == "transformers_incompatible" and finding.kind == "frame":
+        at = _position(lines, finding.line)
+        imported = next((l.text for l in lines[at + 1:at + 3] if _TRANSFORMERS_IMPORT_RE.match(l.text)), "")
+        return ("The traceback stops where vLLM's own model file imports from transformers (%s): the installed "
+                "transformers lacks what this vLLM's model code imports (added later, or removed since). Pin the "
+                "transformers release this vLLM's requirements name in the service venv, or move "
+                "vllm_install_version to a release written for the installed transformers."
+                % (imported[:100] or "an import"))
     fixed = _fix_model_cause(finding, text, where)
     if fixed:
         return fixed
@@ -1437,7 +1681,15 @@ def _fix_model_cause(finding, text, where):
                 "prefill (enable_chunked_prefill: true) in vllm_service_options."
                 % (batched, length, _fmt_opt(max_num_batched_tokens=length), batched))
     if finding.rule == "transformers_incompatible":
-        return ("The installed transformers does not match this vLLM (%s): its tokenizer or processor API "
+        if "failed to be inspected" in text:
+            return ("vLLM could not import its own implementation of the model%s (the registry's inspection "
+                    "subprocess printed the real error above it). Most often the installed transformers does not "
+                    "match this vLLM: vLLM's model file imports a class that transformers has not yet added or has "
+                    "removed (e.g. Qwen2.5-VL on vLLM 0.7.2 with transformers 4.49). Pin the transformers release "
+                    "vLLM's requirements name in the service venv, or move vllm_install_version to one written for "
+                    "the installed transformers; if the log shows a missing module instead, install it."
+                    % (" (%s)" % match.group(1) if match and match.group(1) else where))
+        return ("The installed transformers does not match this vLLM (%s): its tokenizer, processor or model API "
                 "changed. Pin the transformers release vLLM was built against (vLLM's requirements, e.g. "
                 "transformers<5 for releases before 5 support) in the service venv, or move vllm_install_version "
                 "to one that supports the installed transformers." % text[:100])
@@ -1450,13 +1702,54 @@ def _fix_model_cause(finding, text, where):
                 "else the output is wrong. A newer vllm_install_version may read the model's window correctly."
                 % (match.group(1), where, limit if limit else match.group(2),
                    _fmt_opt(max_model_len=limit) if limit else "a smaller max_model_len"))
+    if finding.rule == "architecture_unsupported" and re.search(r"only supported for multi-?modal", text):
+        return ("vLLM does not take the model%s as multimodal, so it refuses %s. If the model is a vision/audio "
+                "model (VL, -V, Omni), this vLLM release has no multimodal class for its architecture (it lists it "
+                "as text-only or not at all): use a vllm_install_version that supports it (vLLM's supported-models "
+                "list; new models often need the next release, and a matching transformers). If the model is "
+                "text-only, drop %s from vllm_service_options."
+                % (where, _first_group(match) or "a multimodal option", _first_group(match) or "that option"))
     if finding.rule == "architecture_unsupported":
-        arch = (match.group(1) or match.group(2) or "").strip() if match else ""
+        arch = (_first_group(match) or "").strip()
         return ("This vLLM release cannot serve the model's architecture%s%s. Use a vllm_install_version that "
                 "supports it (check vLLM's supported-models list), or another model (vllm_model_source). If the "
                 "architecture is in vLLM's list, an earlier error in the log (an import failure, an old "
                 "transformers) is the real cause; models with their own code also need trust_remote_code."
                 % (" (%s)" % arch if arch else "", where))
+    fixed = _fix_checkpoint_cause(finding, text, where)
+    if fixed:
+        return fixed
+    if finding.rule == "local_path_taken_for_hub_id":
+        path = _first_group(match) or "?"
+        return ("The local model directory %s was looked up on the Hugging Face Hub as a repo id: vLLM (or the "
+                "wrapper around it) asks the Hub for a file that is not in the directory (hf_hub_download on the "
+                "path; see the file name in the traceback), which fails for a local path. Make the directory "
+                "complete (copy the whole snapshot, including the file the traceback asks for; the path must exist "
+                "for the service user), point vllm_model_source at it, or move vllm_install_version (or the "
+                "wrapper) to a release that reads local directories without the Hub." % path)
+    if finding.rule == "s3_uri_path_bug":
+        path = _first_group(match) or "?"
+        return ("An object-storage model (%s) reached a Hugging Face Hub lookup: vLLM 0.6.x-0.10.x validated the "
+                "s3:// URI, or the temporary directory it pulled the config files into, as a Hub repo id before the "
+                "Run:ai streamer read the weights. Use a vllm_install_version with the fixed streamer integration "
+                "(vLLM 0.11 or newer) with load_format: runai_streamer in vllm_service_options and an "
+                "s3://bucket/dir/ URI ending in a slash, or download the model to local storage and serve that "
+                "directory (vllm_model_source)." % path)
+    if finding.rule == "gguf_unsupported":
+        return ("The model path is a .gguf file that this vLLM read as a config.json: it has no GGUF loader (releases "
+                "from before GGUF support came in mid-2024, and the newest ones unless the vllm-gguf-plugin package is "
+                "installed in the service venv). Use a vllm_install_version with GGUF support (single-file GGUF, with "
+                "tokenizer set to the base model in vllm_service_options), or serve the original safetensors or an "
+                "AWQ/GPTQ/FP8 checkpoint (vllm_model_source); where GGUF is supported the file is not a valid GGUF "
+                "(an incomplete download: check its size and that it starts with the bytes 'GGUF').")
+    if finding.rule == "bnb_prequantized_unsupported":
+        return ("The checkpoint%s is saved pre-quantized with bitsandbytes (e.g. Unsloth's *-bnb-4bit, an INT8 "
+                "export), which this vLLM release cannot load in this setup (vLLM 0.5.0 read a bnb config only as a "
+                "QLoRA adapter; later releases refuse pre-quantized bnb with tensor parallelism or 8-bit MoE). Serve "
+                "the 16-bit merged model instead (Unsloth: save_pretrained_merged(..., save_method='merged_16bit')) "
+                "via vllm_model_source, optionally with quantization: bitsandbytes in vllm_service_options; or "
+                "use a newer vllm_install_version, and pipeline_parallel_size instead of tensor_parallel_size."
+                % where)
     if finding.rule == "local_path_not_found":
         path = match.group(1) or match.group(2)
         return ("The model path %s does not exist where vLLM runs, so it was taken for a Hugging Face id. Point "
@@ -1469,6 +1762,49 @@ def _fix_model_cause(finding, text, where):
                 "mount). Give the service user (vllm_service_user) a writable home, or set vllm_service_env: "
                 "{HOME: ..., HF_HOME: ..., VLLM_CACHE_ROOT: ..., XDG_CACHE_HOME: ...} to a directory it owns; "
                 "in a container chown the mounted parent directory." % path)
+    return None
+
+
+def _first_group(match):
+    """The first group of a match that is set (rules with alternatives set one group of several)."""
+    if match is None:
+        return None
+    return next((group for group in match.groups() if group), None)
+
+
+def _fix_checkpoint_cause(finding, text, where):
+    """Checkpoints whose tensors do not fit the model class vLLM builds from config.json."""
+    match = finding.match
+    if finding.rule == "checkpoint_prefix_mismatch":
+        prefix = _first_group(match) or "?"
+        cls = match.group(2) if match is not None and match.lastindex and match.lastindex >= 2 else "the model"
+        return ("The checkpoint's tensors carry a '%s.' prefix that %s%s has no submodule for: config.json names "
+                "another architecture than the weights were saved from (a multimodal model's language_model./"
+                "visual. weights under a text-only ...ForCausalLM, or the reverse; torch.compile's _orig_mod.; "
+                "PEFT's base_model.). Fix the checkpoint: set architectures in config.json to the class the weights "
+                "belong to (e.g. ...ForConditionalGeneration), or re-save it with the matching names (merge LoRA "
+                "adapters, save the unwrapped model), then point vllm_model_source at it; a newer "
+                "vllm_install_version maps some of these prefixes itself." % (prefix, cls, where))
+    if finding.rule == "checkpoint_weight_name_mismatch":
+        name = _first_group(match) or "?"
+        return ("The checkpoint%s holds a tensor (%s) that vLLM's class for this architecture has no parameter "
+                "for: the weights were saved by another tool or version (fine-tuning, a quantizer's extra scales, "
+                "unmerged adapters) or this vLLM release lacks support for that layout. Re-export the model in the "
+                "standard Hugging Face layout for its architecture (merged, no extra tensors) and point "
+                "vllm_model_source at it, or use a vllm_install_version that supports the checkpoint's format."
+                % (where, name))
+    if finding.rule == "checkpoint_extra_lm_head_tied":
+        return ("The checkpoint%s saves lm_head.weight although its config sets tie_word_embeddings: vLLM builds "
+                "no separate lm_head for tied embeddings, so this vLLM fails on the extra tensor (later "
+                "releases skip it, vLLM #6758). Use a newer vllm_install_version, or fix the checkpoint: drop "
+                "lm_head.weight from the safetensors (and its index), or set tie_word_embeddings: false in "
+                "config.json if the lm_head really differs from the embeddings." % where)
+    if finding.rule == "unmerged_fsdp_checkpoint":
+        return ("The model path%s is a training checkpoint with FSDP shards (model_world_size_N_rank_M.pt, verl's "
+                "global_step_N/actor), not Hugging Face weights. Merge it first (verl: python -m "
+                "verl.model_merger merge --backend fsdp --local_dir <global_step_N/actor> --target_dir <out>; "
+                "older verl: scripts/model_merger.py) and point vllm_model_source at the merged directory."
+                % where)
     return None
 
 
@@ -1492,6 +1828,23 @@ def _divisors_up_to(number, limit):
 def _fix_tp(finding, facts, live, lines):
     text = finding.line.text
     tp = facts.get("tp")
+    if finding.rule == "external_launcher_world_size":
+        world, tps, pps = (int(x) for x in finding.match.groups())
+        return ("vLLM was created inside a torch.distributed world of %d processes that it did not start (torchrun, "
+                "a trainer's colocated engines, distributed_executor_backend external_launcher), and this release "
+                "needs that world to be exactly tensor_parallel_size x pipeline_parallel_size (%d x %d). Make them "
+                "equal (%s or launch %d processes), or use a vllm_install_version that builds smaller TP groups "
+                "inside a larger world (0.7.3 or newer, with the wrapper's matching release). As a service, vLLM "
+                "should not inherit WORLD_SIZE/RANK/MASTER_ADDR: remove them from vllm_service_env."
+                % (world, tps, pps, _fmt_opt(tensor_parallel_size=max(1, world // max(1, pps))), tps * pps))
+    if finding.rule == "ray_node_ip_mismatch":
+        node = finding.match.group(1) if finding.match else "?"
+        return ("vLLM pinned the first Ray placement-group bundle to 'node:%s', the address it detected for this "
+                "host, and no node of the Ray cluster has that address (several NICs, NAT or a container address), "
+                "so the placement group waits forever. Set VLLM_HOST_IP in vllm_service_env to the address this node "
+                "joined Ray with (ray start --node-ip-address; check `ray status` / `ray list nodes`) and do the same "
+                "on every node. If the address is right, this node has no free GPU for that bundle: start vLLM on a "
+                "GPU node." % node)
     if finding.rule == "quant_tp_misaligned":
         return ("The quantized checkpoint's layers do not split into whole quantization groups over "
                 "tensor_parallel_size%s (each GPU's slice of a layer must be a multiple of the group size, "
@@ -1529,6 +1882,11 @@ def _fix_tp(finding, facts, live, lines):
 
 def _fix_mm(finding, facts, live, lines):
     text = finding.line.text
+    if finding.rule == "mm_limits_not_initialized":
+        return ("vLLM's worker processes profiled the multimodal encoder without the per-prompt multimodal limits "
+                "having been set up in them (a bug of vLLM 0.6.6-0.7.0's V1 engine with tensor parallelism, fixed "
+                "in later releases). Upgrade vllm_install_version; meanwhile run with tensor_parallel_size 1 or the "
+                "V0 engine (vllm_service_env {VLLM_USE_V1: \"0\"}).")
     match = re.search(r"max_tokens_per_mm_item \((\d+)\)(?: is larger than max_num_batched_tokens \((\d+)\))?", text)
     if match:
         need = int(match.group(1))
@@ -1638,17 +1996,78 @@ def _fix_generic(finding, facts, live, lines):
         return ("The server was killed by SIGKILL and the log names no cause. The usual killer is the kernel OOM "
                 "killer: run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'; if it is, "
                 "add RAM/swap (vllm_wsl_memory/vllm_wsl_swap on WSL) or load a smaller model.")
+    fixed = _fix_generic_cause(finding, facts, text)
+    if fixed:
+        return fixed
     if finding.rule == "start_frames":
         return ("The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it "
                 "was cut short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set "
                 "vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun.")
     if finding.rule == "ready_timeout":
-        return ("The engine did not become ready in time. Raise VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env "
-                "(default 600), keep the model on local ext4, and skip video profiling for VL models "
-                "(limit_mm_per_prompt video 0).")
+        return ("The engine did not become ready in time (the API server stops waiting for the engine cores' "
+                "first message; a long warm-up such as DeepGEMM or torch.compile on a large model, or a slow model "
+                "load, outlasts it). Raise VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env (default 600; releases "
+                "before it was configurable need a newer vllm_install_version), keep the model on local ext4, skip "
+                "video profiling for VL models (limit_mm_per_prompt video 0), and raise vllm_service_ready_timeout "
+                "to match. If an engine core died instead, its own error is earlier in the log.")
     return ("Only vLLM's wrapper error is visible; the real cause was printed earlier by the EngineCore/worker "
             "process or not at all.%s Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), "
             "set vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun." % extra)
+
+
+def _fix_generic_cause(finding, facts, text):
+    """Fixes of the engine_core_generic causes that name a reason (not only vLLM's wrapper)."""
+    match = finding.match
+    version = facts.get("vllm_version")
+    if finding.rule == "wrapper_vllm_version_mismatch":
+        found = re.search(r"found vllm==(\S+?)\.?$|You have version (\S+)", text)
+        installed = (found.group(1) or found.group(2)) if found else version
+        spec = re.search(r"\bvllm ?((?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)*)", text)
+        what = ""
+        if re.search(r"unexpected keyword argument", text):
+            what = " It passes the engine argument '%s', which the installed vLLM does not have (removed or renamed " \
+                   "since, or not added yet)." % (_first_group(match) or "?")
+        elif re.search(r"No module named|cannot import name|has no attribute", text):
+            what = " It imports %s, which the installed vLLM does not have (moved or removed)." % (
+                "'%s'" % (_first_group(match) or "?"))
+        elif spec:
+            what = " Its own version check asks for vllm%s." % spec.group(1)
+        elif re.search(r"Failed to import", text):
+            what = " It could not even import the installed vLLM (its compiled parts or APIs differ from the ones " \
+                   "the tool was built with)."
+        return ("The tool around vLLM (a trainer, evaluator, serving wrapper or plugin) was written for another vLLM "
+                "release than the one installed%s.%s Install the vLLM release the tool supports (set "
+                "vllm_install_version to it; the tool's requirements or its vllm extra name it), or upgrade the tool "
+                "to a release written for this vLLM. Disabling the tool's version check only hides the mismatch."
+                % (" (vLLM %s)" % installed if installed else "", what))
+    if finding.rule == "vllm_install_incomplete":
+        module = _first_group(match) or "a module"
+        return ("vLLM's own code imports %s, which the installed vLLM lacks: the install is incomplete or mixes two "
+                "releases (a packaging bug such as 0.8.3's missing vllm.benchmarks, files left over from an upgrade "
+                "in place, a vllm/ source tree or a stale build shadowing the wheel). Reinstall vLLM in a clean venv "
+                "(vllm_install_version, a patch release where the packaging is fixed), and start it from a directory "
+                "that holds no vllm/ source checkout." % module)
+    if finding.rule == "torch_compile_graph_error":
+        return ("torch.compile failed on the model graph while vLLM compiled it at start (a torch/vLLM compile bug "
+                "for this model or quantization, often a regression of a new release). Set %s (no torch.compile and "
+                "no CUDA graphs; slower), or pin vllm_install_version to the release that worked, and clear vLLM's "
+                "compile cache (~/.cache/vllm/torch_compile_cache) of the service user."
+                % _fmt_opt(enforce_eager="true"))
+    if finding.rule == "vllm_release_bug":
+        layer, attr = (match.group(1), match.group(2)) if match else ("a vLLM layer", "?")
+        return ("vLLM failed inside its own layer code (%s has no '%s') while it processed the checkpoint's weights: "
+                "this release's code paths disagree for this model or quantization, a bug of the release (e.g. "
+                "0.8.3's input_scale, fixed in 0.8.5). Move vllm_install_version to a newer patch release; "
+                "meanwhile a checkpoint without that quantization (vllm_model_source) or another quantization "
+                "option may load." % (layer, attr))
+    if finding.rule == "image_python_unreadable_nonroot":
+        return ("The container runtime could not start the image's Python: it is not on PATH, or not readable for "
+                "the user the container runs as (an image whose venv links to a uv-managed Python under /root, run "
+                "with a non-root uid by Kubernetes/OpenShift or a Helm chart). Run the container as the image's "
+                "user, use an image whose Python lives outside /root (vLLM's CUDA images since 0.8.2), or rebuild "
+                "it with the interpreter installed system-wide; or install vLLM on the host with this project "
+                "(vllm_install_version, vllm_install_backend).")
+    return None
 
 
 _FIXERS = {

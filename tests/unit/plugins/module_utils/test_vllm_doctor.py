@@ -508,3 +508,246 @@ def test_long_log_is_bounded_and_keeps_the_cause_at_the_end():
 def test_categories_are_the_documented_twelve():
     assert len(D.CATEGORIES) == 12
     assert D.UNKNOWN == "unknown"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules written from the misses of sets D-K (branch doctor4). Each case is a wording of the same
+# root cause that no collected log has (another release, another argument, another tool), so the
+# rules are held to the cause and not to the lines they were written from.
+# ---------------------------------------------------------------------------------------------
+
+_TB = "Traceback (most recent call last):\n"
+NEW_RULE_CASES = [
+    # a wrapper written for another vLLM release: Python 3.8 names no class, the call above says whose
+    (_TB + '  File "/opt/conda/lib/python3.8/site-packages/verl/workers/rollout/vllm_rollout.py", line 90, in '
+     "__init__\n    self.inference_engine = LLM(\n"
+     '  File "/opt/conda/lib/python3.8/site-packages/vllm/entrypoints/llm.py", line 118, in __init__\n'
+     "    engine_args = EngineArgs(\n"
+     "TypeError: __init__() got an unexpected keyword argument 'enable_sleep_mode'\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch"),
+    ("TypeError: AsyncEngineArgs.__init__() got an unexpected keyword argument 'disable_log_requests'\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch"),
+    (_TB + '  File "/srv/app/bridge/server.py", line 12, in <module>\n'
+     "    from vllm.entrypoints.openai.serving_engine import LoRAModulePath\n"
+     "ImportError: cannot import name 'LoRAModulePath' from 'vllm.entrypoints.openai.serving_engine' "
+     "(/srv/venv/lib/python3.11/site-packages/vllm/entrypoints/openai/serving_engine.py)\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch"),
+    ("ImportError: vllm<=0.6.3,>=0.5.5 is required for a normal functioning of this module, but found "
+     "vllm==0.7.2.\n", "engine_core_generic", "wrapper_vllm_version_mismatch"),
+    ("RuntimeError: Unsupported vLLM version 0.9.0 for this plugin (supported: 0.8.4, 0.8.5)\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch"),
+    # vLLM's own module importing one the install lacks
+    (_TB + '  File "/opt/venv/lib/python3.12/site-packages/vllm/model_executor/layers/quantization/__init__.py", '
+     "line 5, in <module>\n    from vllm.model_executor.layers.quantization.awq_marlin import AWQMarlinConfig\n"
+     "ModuleNotFoundError: No module named 'vllm.model_executor.layers.quantization.awq_marlin'\n",
+     "engine_core_generic", "vllm_install_incomplete"),
+    ("ModuleNotFoundError: No module named 'vllm._C'\n", "engine_core_generic", "vllm_install_incomplete"),
+    # torch.compile failing on the graph
+    ("torch._dynamo.exc.BackendCompilerFailed: backend='<vllm.compilation.backends.VllmBackend object at "
+     "0x7f3a2c>' raised:\nAssertionError: expected size 4096==8192, stride 1==1 at dim=0\n",
+     "engine_core_generic", "torch_compile_graph_error"),
+    # an AttributeError on vLLM's own layer object
+    ("(EngineCore_DP0 pid=88) AttributeError: 'RowParallelLinear' object has no attribute 'weight_scale'\n",
+     "engine_core_generic", "vllm_release_bug"),
+    # the container runtime cannot exec the image's Python (podman/crun, permission denied)
+    ("Error: crun: executable file `python3` not found in $PATH: No such file or directory: OCI runtime "
+     "attempted to invoke a command that was not found\n", "engine_core_generic",
+     "image_python_unreadable_nonroot"),
+    ('docker: Error response from daemon: OCI runtime create failed: runc create failed: unable to start container '
+     'process: exec: "python3": permission denied: unknown.\n', "engine_core_generic",
+     "image_python_unreadable_nonroot"),
+    # engine start timeouts, spelled right (later releases) and as a source line of a cut traceback
+    ("(ApiServer_0 pid=10466) TimeoutError: Timed out waiting for engines to send initial message on input "
+     "socket.\n", "engine_core_generic", "ready_timeout"),
+    # /dev/shm too small: NCCL's older warning, torch's DataLoader hint
+    ("node1:168:168 [0] misc/shmutils.cc:72 NCCL WARN Error: failed to extend /dev/shm/nccl-UbzKZ9 to 33030528 "
+     "bytes\n", "host_oom", "bus_error"),
+    ("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).\n",
+     "host_oom", "bus_error"),
+    # the bfloat16 message's tail, with the space the message had in other releases
+    ("You can use float16 instead by explicitly setting the `dtype` flag in CLI, for example: --dtype=half.\n",
+     "cuda_driver_mismatch", "dtype_unsupported_on_gpu"),
+    # signal handlers outside the main thread: asyncio's and signal.signal()'s wording
+    ("RuntimeError: set_wakeup_fd only works in main thread of the main interpreter\n", "uvloop_event_loop",
+     "signal_handler_non_main_thread"),
+    ("ValueError: signal only works in main thread of the main interpreter\n", "uvloop_event_loop",
+     "signal_handler_non_main_thread"),
+    # a release without the architecture: the Transformers fallback refuses it, or multimodal options
+    ("ValueError: Qwen2_5OmniForConditionalGeneration has no vLLM implementation and the Transformers "
+     "implementation is not compatible with vLLM. Try setting VLLM_USE_V1=0.\n", "model_files",
+     "architecture_unsupported"),
+    ("ValueError: Cannot find model module. 'Glm4vMoeForConditionalGeneration' is not a registered model in the "
+     "Transformers library (only relevant if the model is meant to be in Transformers)\n", "model_files",
+     "architecture_unsupported"),
+    ("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+     "  Value error, `mm_processor_kwargs` is only supported for multimodal models. [type=value_error]\n",
+     "model_files", "architecture_unsupported"),
+    # transformers out of step with vLLM's model code
+    ("ImportError: cannot import name 'Qwen3VLForConditionalGeneration' from 'transformers' "
+     "(/usr/lib/python3/site-packages/transformers/__init__.py)\n", "model_files", "transformers_incompatible"),
+    ("ValueError: Model architectures ['Gemma3ForConditionalGeneration'] failed to be inspected. Please check the "
+     "logs for more details.\n", "model_files", "transformers_incompatible"),
+    ('ERROR 04-05 10:00:01 [registry.py:351]   File "/venv/lib/python3.11/site-packages/vllm/model_executor/models/'
+     'mllama4.py", line 30, in <module>\n'
+     "ERROR 04-05 10:00:01 [registry.py:351]     from transformers.models.llama4.image_processing_llama4_fast "
+     "import (\n", "model_files", "transformers_incompatible"),
+    # a .gguf path on a release without a GGUF loader
+    ("ValueError: No supported config format found in /models/qwen2.5-7b-instruct-q4_k_m.gguf\n", "model_files",
+     "gguf_unsupported"),
+    # an object-store model validated as a Hub repo id (the URI, or the temp dir it was pulled to)
+    ("huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+     "'gs://bucket/llama-3-8b/'. Use `repo_type` argument if needed.\n", "model_files", "s3_uri_path_bug"),
+    ("HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/var/tmp/tmpab12_xyz'. "
+     "Use `repo_type` argument if needed.\n", "model_files", "s3_uri_path_bug"),
+    # checkpoint tensors that do not fit the class: a prefix, a deeper name, an extra tied lm_head
+    ("ValueError: There is no module or parameter named '_orig_mod' in Qwen2ForCausalLM\n", "model_files",
+     "checkpoint_prefix_mismatch"),
+    ("ValueError: There is no module or parameter named 'model.layers.11.mlp.gate.e_score_correction_bias' in "
+     "TransformersMoEForCausalLM\n", "model_files", "checkpoint_weight_name_mismatch"),
+    ('  File "/usr/lib/python3.10/site-packages/vllm/model_executor/models/qwen2.py", line 400, in load_weights\n'
+     "    param = params_dict[name]\n"
+     "KeyError: 'model.layers.0.self_attn.qkv_proj.weight_scale'\n", "model_files",
+     "checkpoint_weight_name_mismatch"),
+    ("(RayWorkerWrapper pid=5) KeyError: 'model.lm_head.weight'\n", "model_files", "checkpoint_extra_lm_head_tied"),
+    ("RuntimeError: Cannot find any model weights with `/ckpt/run1/global_step_300/actor/huggingface`\n",
+     "model_files", "unmerged_fsdp_checkpoint"),
+    # pre-quantized bitsandbytes where the release cannot load it
+    ("ValueError: Prequant BitsAndBytes models with tensor parallelism is not supported. Please try with pipeline "
+     "parallelism.\n", "model_files", "bnb_prequantized_unsupported"),
+    # an existing local directory asked for on the Hub by vLLM's own lookup of a file it lacks
+    (_TB + '  File "/venv/lib/python3.11/site-packages/vllm/transformers_utils/config.py", line 300, in '
+     "get_hf_file_to_dict\n    hf_hub_file = hf_hub_download(model, file_name, revision=revision)\n"
+     '  File "/venv/lib/python3.11/site-packages/huggingface_hub/utils/_validators.py", line 106, in _inner_fn\n'
+     "    validate_repo_id(arg_value)\n"
+     "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+     "'/srv/models/bge-m3'. Use `repo_type` argument if needed.\n", "model_files", "local_path_taken_for_hub_id"),
+    # vLLM inside a launcher's torch.distributed world
+    ("RuntimeError: world_size (4) is not equal to tensor_model_parallel_size (2) x pipeline_model_parallel_size "
+     "(1)\n", "tensor_parallel_config", "external_launcher_world_size"),
+    # the placement group pinned to a node address Ray does not have (bundle keys in the other order)
+    ("(autoscaler +12s) Error: No available node types can fulfill resource request {'GPU': 1.0, "
+     "'node:10.0.0.5': 0.001}. Add suitable node types to this cluster to resolve this issue.\n",
+     "tensor_parallel_config", "ray_node_ip_mismatch"),
+    # multimodal limits never set up in the worker
+    ("(VllmWorker rank=1 pid=77) KeyError: 'Cannot find `mm_limits` for model=Qwen/Qwen2.5-VL-3B-Instruct. Did you "
+     "forget to call `init_mm_limits_per_prompt`?'\n", "multimodal_processor", "mm_limits_not_initialized"),
+]
+
+
+@pytest.mark.parametrize("log,category,cause", NEW_RULE_CASES, ids=[c[2] for c in NEW_RULE_CASES])
+def test_rules_from_the_sets_d_to_k_misses(log, category, cause):
+    result = _check(log, category, cause)
+    assert all(o["confidence"] <= result["confidence"] for o in result["other_findings"])
+
+
+NEW_RULE_NEGATIVES = [
+    # an unexpected keyword argument of the trainer's own class, not of vLLM's
+    (_TB + '  File "/app/train.py", line 40, in main\n    trainer = GRPOTrainer(\n'
+     "TypeError: GRPOTrainer.__init__() got an unexpected keyword argument 'tokenizer'\n",
+     "wrapper_vllm_version_mismatch", None),
+    # a tool's version advice in a start that went well is no failure
+    ("UserWarning: TRL currently only supports vLLM version `0.10.2`. You have version 0.11.0 installed.\n" + HEALTHY,
+     "wrapper_vllm_version_mismatch", "unknown"),
+    # pip's resolver noise before a start that failed on something else
+    ("ERROR: pip's dependency resolver does not currently take into account all the packages that are installed. "
+     "foo 1.0 requires vllm==0.6.3, but you have vllm 0.7.0 which is incompatible.\n"
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n", "wrapper_vllm_version_mismatch",
+     "gpu_oom"),
+    # no vLLM in the venv at all is not a mismatch of two releases
+    ("ModuleNotFoundError: No module named 'vllm'\n", "vllm_install_incomplete", None),
+    ("ModuleNotFoundError: No module named 'vllm'\n", "wrapper_vllm_version_mismatch", None),
+    # torch.compile failing on a cache directory it may not write is that permission problem
+    ("torch._inductor.exc.InductorError: PermissionError: [Errno 13] Permission denied: '/.triton/cache'\n",
+     "torch_compile_graph_error", "model_files"),
+    # a tokenizer object without an attribute is transformers, not a vLLM layer
+    ("AttributeError: 'Qwen2Tokenizer' object has no attribute 'all_special_tokens_extended'\n", "vllm_release_bug",
+     "model_files"),
+    # another binary than Python missing in the container
+    ('OCI runtime create failed: runc create failed: unable to start container process: exec: "nvidia-smi": '
+     "executable file not found in $PATH: unknown\n", "image_python_unreadable_nonroot", None),
+    # an engine core that died of CUDA OOM before the API server gave up waiting
+    ("(EngineCore_DP0 pid=9) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.\n"
+     "(APIServer pid=8) TimeoutError: Timed out waiting for engines to send initial message on input socket.\n",
+     "ready_timeout", "gpu_oom"),
+    # GPU shared memory of a Triton kernel is not /dev/shm
+    ("triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: 65536\n",
+     "bus_error", None),
+    # NCCL's /dev/shm segment failing under WSL stays the WSL multi-GPU limitation
+    ("Linux version 5.15.153.1-microsoft-standard-WSL2\n"
+     "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, "
+     "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+     "Error while creating shared memory segment /dev/shm/nccl-g0wGsu (size 9637888)\n", "bus_error",
+     "wsl_specific"),
+    # bfloat16 cast warnings are no GPU capability error
+    ("WARNING 01-02 03:04:05 [config.py:1] Casting torch.bfloat16 to torch.float16.\n" + HEALTHY,
+     "dtype_unsupported_on_gpu", "unknown"),
+    # an event loop missing in a thread is the event-loop cause, not the signal handler one
+    ("RuntimeError: There is no current event loop in thread 'Thread-1'.\n", "signal_handler_non_main_thread",
+     "uvloop_event_loop"),
+    # the Transformers fallback in a start that went well
+    ("WARNING 03-13 03:20:24 [registry.py:1] MyModelForCausalLM has no vLLM implementation, falling back to "
+     "Transformers implementation. Some features may not be supported.\n" + HEALTHY, "architecture_unsupported",
+     "unknown"),
+    # another library's import failure is not transformers
+    ("ImportError: cannot import name 'broadcast_shapes' from 'numpy' (/venv/lib/numpy/__init__.py)\n",
+     "transformers_incompatible", None),
+    # a config missing from a plain directory is no GGUF question
+    ("ValueError: No supported config format found in /models/qwen\n", "gguf_unsupported", "model_files"),
+    # a plain local path that does not exist
+    ("HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '/data/models/llama'. "
+     "Use `repo_type` argument if needed.\n", "s3_uri_path_bug", "model_files"),
+    # transformers' own lookup: the directory does not exist (no vLLM hub call in the traceback)
+    (_TB + '  File "/venv/lib/python3.11/site-packages/transformers/utils/hub.py", line 403, in cached_file\n'
+     "    resolved_file = hf_hub_download(\n"
+     '  File "/venv/lib/python3.11/site-packages/huggingface_hub/utils/_validators.py", line 106, in _inner_fn\n'
+     "    validate_repo_id(arg_value)\n"
+     "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
+     "'/srv/models/missing'. Use `repo_type` argument if needed.\n", "local_path_taken_for_hub_id", "model_files"),
+    # a weight-name KeyError outside any weight loading
+    ("KeyError: 'model.layers.0.mlp.weight'\n", "checkpoint_weight_name_mismatch", None),
+    # a deeper tensor name is not a prefix mismatch
+    ("ValueError: There is no module or parameter named 'visual.blocks.0.attn.qkv.weight' in "
+     "Qwen2ForCausalLM\n", "checkpoint_prefix_mismatch", "model_files"),
+    # lm_head named in a warning, not a KeyError
+    ("WARNING 01-01 00:00:00 [utils.py:1] Some weights of the checkpoint were not used: ['lm_head.weight']\n" + HEALTHY,
+     "checkpoint_extra_lm_head_tied", "unknown"),
+    # no weights in an ordinary directory
+    ("RuntimeError: Cannot find any model weights with `/models/llama`\n", "unmerged_fsdp_checkpoint",
+     "model_files"),
+    # a GPTQ config missing a key is not bitsandbytes
+    ("ValueError: Cannot find any of ['group_size'] in the model's quantization config.\n",
+     "bnb_prequantized_unsupported", None),
+    # more processes than visible GPUs on one node is not the launcher's world
+    ("AssertionError: local_world_size (16) must be less than or equal to the number of visible devices (8).\n",
+     "external_launcher_world_size", None),
+    # a GPU bundle no node can hold is a GPU shortage, not an address
+    ("(autoscaler +7s) Error: No available node types can fulfill resource request {'GPU': 1.0}. Add suitable node "
+     "types to this cluster to resolve this issue.\n", "ray_node_ip_mismatch", None),
+    # the limit check inside init_mm_limits_per_prompt is the user's limit, not a missing initialisation
+    (_TB + '  File "/venv/lib/python3.12/site-packages/vllm/multimodal/registry.py", line 280, in '
+     "init_mm_limits_per_prompt\n    raise ValueError(\n"
+     "ValueError: You set image=4 (or defaulted to 1) in `--limit-mm-per-prompt`, but this model only supports at "
+     "most 1 image items.\n", "mm_limits_not_initialized", "multimodal_processor"),
+]
+
+
+@pytest.mark.parametrize("log,cause,category", NEW_RULE_NEGATIVES, ids=["%s-%d" % (c[1], i) for i, c in
+                                                                           enumerate(NEW_RULE_NEGATIVES)])
+def test_rules_from_the_sets_d_to_k_misses_stay_out(log, cause, category):
+    """A text like the cause's must not be named as it; where the right answer is known, it is that."""
+    result = D.diagnose(log)
+    assert result.get("cause") != cause, (result.get("cause"), result["evidence"])
+    if category:
+        assert result["category"] == category, (result["category"], result.get("cause"), result["evidence"])
+
+
+def test_wrapper_mismatch_fix_names_the_argument_and_the_project_variable():
+    result = D.diagnose(NEW_RULE_CASES[0][0])
+    assert "'enable_sleep_mode'" in result["fix"] and "vllm_install_version" in result["fix"]
+    result = D.diagnose(NEW_RULE_CASES[3][0])
+    assert "vllm<=0.6.3,>=0.5.5" in result["fix"] and "0.7.2" in result["fix"]
+
+
+def test_shm_fix_says_how_to_grow_dev_shm():
+    fix = D.diagnose("Error while creating shared memory segment /dev/shm/nccl-AbCd12 (size 33030528)\n")["fix"]
+    assert "--shm-size" in fix and "medium: Memory" in fix and "NCCL_SHM_DISABLE" in fix
