@@ -12,6 +12,10 @@ def env():
                          cwd=ROOT, check=True, stdout=subprocess.PIPE).stdout
     result = dict(item.split("=", 1) for item in out.decode().split("\0") if "=" in item)
     result["PATH"] = os.path.join(ROOT, ".venv", "bin") + os.pathsep + result.get("PATH", "")
+    # the scenarios' inventories reach their containers through molecule/shared/plugins/connection
+    # (vllm_podman: podman exec -i, pipelined as over SSH), which the repository's ansible.cfg
+    # does not list
+    result["ANSIBLE_CONNECTION_PLUGINS"] = os.path.join(ROOT, "molecule", "shared", "plugins", "connection")
     return result
 
 
