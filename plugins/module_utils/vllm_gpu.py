@@ -24,6 +24,11 @@ from __future__ import absolute_import, division, print_function
 
 import re
 
+try:
+    from ansible.module_utils.vllm_common import version_tuple
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import version_tuple
+
 __metaclass__ = type
 
 # The query we prefer. compute_cap exists from driver 510 on; older drivers reject the whole
@@ -119,16 +124,6 @@ _CC_BY_NAME = (
     (r"\bGTX\s*780|\bGTX\s*TITAN\b|\bK40\b|\bK20\b", "3.5"),
     (r"\bGTX\s*6[5-9]0|\bGTX\s*770\b|\bK10\b", "3.0"),
 )
-
-
-def version_tuple(text):
-    """'570.211.01' -> (570, 211, 1); None or junk -> None."""
-    if text is None:
-        return None
-    m = re.match(r"^\s*(\d+(?:\.\d+)*)", str(text))
-    if not m:
-        return None
-    return tuple(int(p) for p in m.group(1).split("."))
 
 
 def cuda_from_driver(driver_version, windows=False):

@@ -24,6 +24,11 @@ import os
 import struct
 
 try:
+    from ansible.module_utils.vllm_common import option_key
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import option_key
+
+try:
     from ansible.module_utils.vllm_options import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB, MIB,
                                                    QUANT_FACTOR, RUNTIME_OVERHEAD_MIB,
                                                    kv_bytes_per_token, model_facts)
@@ -338,7 +343,8 @@ def check_weights(path, files):
 
 
 def _norm(options):
-    return dict((str(k).replace("-", "_"), v) for k, v in (options or {}).items())
+    """The options with underscored keys ('max-model-len' -> 'max_model_len'; dashes in front stay)."""
+    return dict((option_key(k, dashes=False), v) for k, v in (options or {}).items())
 
 
 def check_fit(weights_bytes, backend, host, config, options=None):

@@ -10,6 +10,11 @@ from __future__ import absolute_import, division, print_function
 import json
 import re
 
+try:
+    from ansible.module_utils.vllm_common import option_key
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import option_key
+
 __metaclass__ = type
 
 MIB = 1024 * 1024
@@ -131,11 +136,6 @@ class OptionsError(Exception):
         self.reason = reason
         self.way_out = way_out
         Exception.__init__(self, "%s; %s" % (reason, way_out) if way_out else reason)
-
-
-def _norm_key(key):
-    """'--max-model-len' / 'max-model-len' / 'max_model_len' -> 'max_model_len'."""
-    return str(key).lstrip("-").replace("-", "_")
 
 
 def _human_number(value, integer=True):
@@ -499,7 +499,7 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
     problems = option_problems("vllm_service_options", user_options)
     if problems:
         raise OptionsError("; ".join(problems))
-    given = dict((_norm_key(k), v) for k, v in user_options.items())
+    given = dict((option_key(k), v) for k, v in user_options.items())
     options = {}
     reasons = {}
 
@@ -567,7 +567,7 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
             "set limit_mm_per_prompt in vllm_service_options to accept video")
 
     for key, value in sorted(user_options.items()):
-        norm = _norm_key(key)
+        norm = option_key(key)
         options[norm] = value
         reasons[norm] = "set in vllm_service_options"
     return options, reasons

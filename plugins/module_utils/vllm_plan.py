@@ -26,17 +26,12 @@ from __future__ import absolute_import, division, print_function
 
 import re
 
+try:
+    from ansible.module_utils.vllm_common import NoYamlError, read_yaml, version_tuple
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import NoYamlError, read_yaml, version_tuple
+
 __metaclass__ = type
-
-
-def version_tuple(text):
-    """'570.211.01' -> (570, 211, 1); None or junk -> None (same rule as vllm_gpu)."""
-    if text is None:
-        return None
-    m = re.match(r"^\s*(\d+(?:\.\d+)*)", str(text))
-    if not m:
-        return None
-    return tuple(int(p) for p in m.group(1).split("."))
 
 
 def effective_cuda(gpu_facts, table, windows=False):
@@ -164,18 +159,10 @@ class PlanError(Exception):
 
 def load_table(path):
     """Read data/vllm_compat.yml (YAML; a JSON file works too)."""
-    with open(path) as handle:
-        text = handle.read()
     try:
-        import yaml
-    except ImportError:  # pragma: no cover - PyYAML is optional
-        import json
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise PlanError("cannot read %s" % path, "install PyYAML (python3-yaml) to read the YAML table")
-    else:
-        data = yaml.safe_load(text)
+        data = read_yaml(path)
+    except NoYamlError:  # pragma: no cover - PyYAML is optional
+        raise PlanError("cannot read %s" % path, "install PyYAML (python3-yaml) to read the YAML table")
     if not isinstance(data, dict) or "backends" not in data:
         raise PlanError("%s is not a compatibility table (no 'backends')" % path)
     for name, backend in data["backends"].items():
