@@ -399,52 +399,59 @@ def parse(log_text, max_lines=MAX_LINES, log_only=False):
 _WSL_RE = re.compile(r"microsoft-standard-wsl|as wsl is dete|wsl is detected|/usr/lib/wsl/lib|wsl_distro_name|"
                      r"wslinterop|\bwsl2?\b|wsl\.exe", re.I)
 _WINDOWS_RE = re.compile(r"[A-Z]:\\[\w .-]+\\|\\site-packages\\|\\Scripts\\\w+\.exe|^PS [A-Z]:\\|WinError")
-_PY_VERSION_RES = [
-    re.compile(r"python(3)\.(\d{1,2})\b(?:/|\\|\s|$|\.(?:py|so))", re.I),
-    re.compile(r"cpython-(3)\.(\d{1,2})\.\d"),
-    re.compile(r"\bPython(3)(\d{2})\\"),
-    re.compile(r"Python version\s*:?\s*(3)\.(\d{1,2})"),
-    re.compile(r"current Python version \((3)\.(\d{1,2})"),
-    re.compile(r"Cannot install on Python version (3)\.(\d{1,2})"),
-    re.compile(r"--python (3)\.(\d{1,2})\b"),
-]
-_VLLM_VERSION_RES = [
-    re.compile(r"vLLM API server version v?(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"LLM engine \(v(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"\bvllm[=-]=?v?(\d+\.\d+(?:\.\d+)?)", re.I),
-    re.compile(r"vLLM Version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"\bversion (\d+\.\d+\.\d+)(?:rc\d+)?(?:\.dev\d+)?\+g[0-9a-f]+"),
-    re.compile(r"vllm-openai:v(\d+\.\d+(?:\.\d+)?)"),
-]
-_PORT_RES = [
-    re.compile(r"bind on address \('[^']*', (\d{2,5})\)"),
-    re.compile(r"--port[= ](\d{2,5})\b"),
-    re.compile(r"\bport=(\d{2,5})\b"),
-    re.compile(r"'port': (\d{2,5})\b"),
-]
-_TP_RES = [
-    re.compile(r"tensor_parallel_size=(\d+)"),
-    re.compile(r"'tensor_parallel_size': (\d+)"),
-    re.compile(r"--tensor-parallel-size[= ](\d+)"),
-    re.compile(r"(?:^|\s)-tp[= ](\d+)\b"),
-]
-_MODEL_RES = [
-    re.compile(r"\bmodel='([^']+)'"),
-    re.compile(r"'model': '([^']+)'"),
-    re.compile(r"--model[= ]\"?([^\s\"]+)"),
-    re.compile(r"vllm serve \"?([^\s\"-][^\s\"]*)"),
-]
-_GMU_RES = [
-    re.compile(r"gpu_memory_utilization[=:]\s*'?([01]?\.\d+)"),
-    re.compile(r"'gpu_memory_utilization': ([01]?\.\d+)"),
-    re.compile(r"--gpu-memory-utilization[= ]([01]?\.\d+)"),
-]
-_MAXLEN_RES = [
-    re.compile(r"max_seq_len=(\d+)"),
-    re.compile(r"--max[-_]model[-_]len[= ](\d+)"),
-    re.compile(r"'max_model_len': (\d+)"),
-    re.compile(r"Using max model len (\d+)"),
-]
+# The Python version: the first of these patterns that matches (group 1 and 2: major, minor).
+_PY_VERSION_RES = [re.compile(pattern) for pattern in (
+    r"(?i)python(3)\.(\d{1,2})\b(?:/|\\|\s|$|\.(?:py|so))",
+    r"cpython-(3)\.(\d{1,2})\.\d",
+    r"\bPython(3)(\d{2})\\",
+    r"Python version\s*:?\s*(3)\.(\d{1,2})",
+    r"current Python version \((3)\.(\d{1,2})",
+    r"Cannot install on Python version (3)\.(\d{1,2})",
+    r"--python (3)\.(\d{1,2})\b",
+)]
+# Facts read from the whole log: (fact, how its text is read, patterns whose group 1 is the
+# value); of all their matches, the one that comes last in the log wins (see _last).
+_LAST_FACTS = (
+    ("vllm_version", None, (
+        r"vLLM API server version v?(\d+\.\d+(?:\.\d+)?)",
+        r"LLM engine \(v(\d+\.\d+(?:\.\d+)?)",
+        r"(?i)\bvllm[=-]=?v?(\d+\.\d+(?:\.\d+)?)",
+        r"vLLM Version\s*:\s*(\d+\.\d+(?:\.\d+)?)",
+        r"\bversion (\d+\.\d+\.\d+)(?:rc\d+)?(?:\.dev\d+)?\+g[0-9a-f]+",
+        r"vllm-openai:v(\d+\.\d+(?:\.\d+)?)",
+    )),
+    ("port", int, (
+        r"bind on address \('[^']*', (\d{2,5})\)",
+        r"--port[= ](\d{2,5})\b",
+        r"\bport=(\d{2,5})\b",
+        r"'port': (\d{2,5})\b",
+    )),
+    ("tp", int, (
+        r"tensor_parallel_size=(\d+)",
+        r"'tensor_parallel_size': (\d+)",
+        r"--tensor-parallel-size[= ](\d+)",
+        r"(?:^|\s)-tp[= ](\d+)\b",
+    )),
+    ("model", None, (
+        r"\bmodel='([^']+)'",
+        r"'model': '([^']+)'",
+        r"--model[= ]\"?([^\s\"]+)",
+        r"vllm serve \"?([^\s\"-][^\s\"]*)",
+    )),
+    ("gpu_memory_utilization", float, (
+        r"gpu_memory_utilization[=:]\s*'?([01]?\.\d+)",
+        r"'gpu_memory_utilization': ([01]?\.\d+)",
+        r"--gpu-memory-utilization[= ]([01]?\.\d+)",
+    )),
+    ("max_model_len", int, (
+        r"max_seq_len=(\d+)",
+        r"--max[-_]model[-_]len[= ](\d+)",
+        r"'max_model_len': (\d+)",
+        r"Using max model len (\d+)",
+    )),
+)
+_LAST_FACT_RES = [(fact, conv, [re.compile(pattern) for pattern in patterns])
+                  for fact, conv, patterns in _LAST_FACTS]
 _STARTED_RE = re.compile(r"Application startup complete|Uvicorn running on|Available routes are|"
                          r"Starting vLLM API server \d+ on|Started server process", re.I)
 _START_MARK_RE = re.compile(r"vLLM API server version|Initializing an? (?:V\d )?LLM engine|"
@@ -476,14 +483,10 @@ def gather_facts(lines):
         "wsl": bool(_WSL_RE.search(joined)),
         "windows": bool(_WINDOWS_RE.search(joined)),
         "python": None,
-        "vllm_version": _last(_VLLM_VERSION_RES, joined),
-        "port": _last(_PORT_RES, joined, int),
-        "tp": _last(_TP_RES, joined, int),
-        "model": _last(_MODEL_RES, joined),
-        "gpu_memory_utilization": _last(_GMU_RES, joined, float),
-        "max_model_len": _last(_MAXLEN_RES, joined, int),
-        "started": False,
     }
+    for fact, conv, regexes in _LAST_FACT_RES:
+        facts[fact] = _last(regexes, joined, conv)
+    facts["started"] = False
     for regex in _PY_VERSION_RES:
         match = regex.search(joined)
         if match:
