@@ -38,8 +38,8 @@ def effective_cuda(gpu_facts, table, windows=False):
     """(cuda, reason): the newest CUDA the driver supports, from the nvidia-smi facts.
 
     The header's value when shown; else the parser's value derived from NVIDIA's driver table
-    (vllm_gpu.cuda_from_driver); else this table's cuda_driver_minimums. Self-contained so the
-    module needs no other module_utils file.
+    (vllm_gpu.cuda_from_driver, the same cuda_driver_minimums) when it read the driver for this
+    platform; else this table's cuda_driver_minimums. Needs no vllm_gpu.
     """
     if not gpu_facts:
         return None, "no nvidia-smi facts"
