@@ -34,6 +34,7 @@ CPU_RAM_RESERVE = 2 * GIB
 GPU_UTIL_MAX = 0.95              # never more: the allocator and the driver need some slack
 GPU_UTIL_CAP_NATIVE = 0.92       # a dedicated GPU (vLLM's own default is 0.90)
 GPU_UTIL_CAP_WSL = 0.90          # the Windows desktop shares the GPU and grows while vLLM runs
+GPU_UTIL_VLLM_DEFAULT = 0.90     # what vLLM takes when --gpu-memory-utilization is not given
 GPU_UTIL_FLOOR = 0.10            # below this there is nothing left to serve with: refuse
 GPU_UTIL_LOW = 0.50              # below this the reason names what holds the memory
 GPU_HEADROOM_MIB = 512           # native: other processes, allocator slack
@@ -234,7 +235,7 @@ def _utilization(gpus, wsl):
                                             if wsl else "")
     reason = "%.2f of %s's %d MiB: %s, %d MiB kept free" % (util, label, total, held, headroom)
     if fraction > cap:
-        reason += ", at most %.2f %s" % (cap, "under WSL" if wsl else "(vLLM's default is 0.90)")
+        reason += ", at most %.2f %s" % (cap, "under WSL" if wsl else "(vLLM's default is %.2f)" % GPU_UTIL_VLLM_DEFAULT)
     elif util < GPU_UTIL_LOW:
         reason += "; low: other processes hold the GPU (see nvidia-smi), free it for more room"
     return util, reason
