@@ -1718,17 +1718,6 @@ def _fix_cuda(finding, facts, live, lines):
                     " (it needs compute capability %s.%s, the GPU has %s.%s)" % (
                         need[:-1], need[-1], match.group(3)[:-1], match.group(3)[-1])
                     if need and match.group(3) else ""))
-    if finding.rule == "attention_backend_unsupported":
-        return ("The FlashAttention backend vLLM picked does not run on this GPU (FlashAttention needs compute "
-                "capability 8.0, Ampere or newer; V100/T4 are older). Choose another backend in vllm_service_env: "
-                "{VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases), or, on old "
-                "releases, {VLLM_USE_V1: \"0\"}; a vllm_install_version that selects a backend for this GPU also "
-                "fixes it.")
-    if finding.rule == "container_runtime_mode":
-        return ("The NVIDIA Container Toolkit runs in CDI mode and refuses `docker --gpus`. Start the container "
-                "with --runtime=nvidia (or --device nvidia.com/gpu=all with CDI specs from `nvidia-ctk cdi "
-                "generate`), or set the toolkit's mode back to legacy in /etc/nvidia-container-runtime/config.toml."
-                " Check with `docker run --rm --runtime=nvidia ... nvidia-smi` before starting vLLM.")
     if finding.rule == "dtype_unsupported_on_gpu":
         gpu = finding.match.group(1) if finding.match and finding.match.group(1) else "this GPU"
         cap = (" (compute capability %s)" % finding.match.group(2)) if finding.match and finding.match.group(2) else ""
@@ -1827,12 +1816,6 @@ def _fix_python(finding, facts, live, lines):
 
 
 def _fix_uvloop(finding, facts, live, lines):
-    if finding.rule == "signal_handler_non_main_thread":
-        return ("vLLM's server or engine was started outside the main thread (a wrapper ran serve_http or LLM() "
-                "in a thread: a Ray actor's thread, a notebook, a UI worker), and signal handlers can only be "
-                "installed from the main thread. Run vLLM as its own process, as this project's vllm service does "
-                "(vllm_service_options), or have the wrapper start it in its main thread or a subprocess (or start "
-                "uvicorn directly without vLLM's signal handling); a wrapper release that does so fixes it.")
     if finding.rule in ("no_uvloop", "uvloop_build") and (facts["windows"] or finding.rule == "no_uvloop"):
         if facts["windows"]:
             return ("vLLM imports uvloop, which does not run on native Windows. Run vLLM inside WSL2 (this project's "
@@ -1842,9 +1825,6 @@ def _fix_uvloop(finding, facts, live, lines):
     if finding.rule == "uvloop_build":
         return ("uvloop could not be built for this Python (%s). Use a Python with uvloop wheels: "
                 "vllm_python_version: \"3.12\"." % (facts.get("python") or "unknown"))
-    if finding.rule == "uvloop_patch":
-        return ("Something calls nest_asyncio.apply() inside vLLM's uvloop event loop. Remove nest_asyncio from the "
-                "server process (it cannot patch uvloop); run vLLM as its own service.")
     return ("Event-loop conflict between uvloop and the calling code (uvloop 0.22 changed get_event_loop). Pin "
             "uvloop==0.21.0 in vLLM's venv or upgrade vllm_install_version; do not start vLLM inside a running loop "
             "(Jupyter, nest_asyncio). vLLM has no --disable-uvloop flag.")
@@ -1970,13 +1950,6 @@ def _fix_model_cause(finding, text, where):
                 "(vLLM 0.11 or newer) with load_format: runai_streamer in vllm_service_options and an "
                 "s3://bucket/dir/ URI ending in a slash, or download the model to local storage and serve that "
                 "directory (vllm_model_source)." % path)
-    if finding.rule == "gguf_unsupported":
-        return ("The model path is a .gguf file that this vLLM read as a config.json: it has no GGUF loader (releases "
-                "from before GGUF support came in mid-2024, and the newest ones unless the vllm-gguf-plugin package is "
-                "installed in the service venv). Use a vllm_install_version with GGUF support (single-file GGUF, with "
-                "tokenizer set to the base model in vllm_service_options), or serve the original safetensors or an "
-                "AWQ/GPTQ/FP8 checkpoint (vllm_model_source); where GGUF is supported the file is not a valid GGUF "
-                "(an incomplete download: check its size and that it starts with the bytes 'GGUF').")
     if finding.rule == "bnb_prequantized_unsupported":
         return ("The checkpoint%s is saved pre-quantized with bitsandbytes (e.g. Unsloth's *-bnb-4bit, an INT8 "
                 "export), which this vLLM release cannot load in this setup (vLLM 0.5.0 read a bnb config only as a "
@@ -2087,11 +2060,6 @@ def _fix_tp(finding, facts, live, lines):
                 "unquantized/differently grouped checkpoint (vllm_model_source); for Marlin kernels "
                 "quantization: gptq in vllm_service_options may load it."
                 % (" %d" % tp if tp else "", _fmt_opt(tensor_parallel_size=max(1, (tp or 2) // 2))))
-    if finding.rule == "nccl_network":
-        return ("The ranks of the distributed group could not connect (Gloo over TCP): the interface picked "
-                "is not reachable from the other nodes. Set vllm_service_env: {GLOO_SOCKET_IFNAME: <nic>, "
-                "NCCL_SOCKET_IFNAME: <nic>} to the interface the nodes share, and open the ports between them; "
-                "on one host, use tensor_parallel_size without Ray.")
     match = re.search(r"\((\d+)\) must be divisible by (?:tensor|pipeline) parallel size \((\d+)\)", text)
     if not match:
         match = re.search(r"(\d+) is not divisible by (\d+)", text)
@@ -2117,11 +2085,6 @@ def _fix_tp(finding, facts, live, lines):
 
 def _fix_mm(finding, facts, live, lines):
     text = finding.line.text
-    if finding.rule == "mm_limits_not_initialized":
-        return ("vLLM's worker processes profiled the multimodal encoder without the per-prompt multimodal limits "
-                "having been set up in them (a bug of vLLM 0.6.6-0.7.0's V1 engine with tensor parallelism, fixed "
-                "in later releases). Upgrade vllm_install_version; meanwhile run with tensor_parallel_size 1 or the "
-                "V0 engine (vllm_service_env {VLLM_USE_V1: \"0\"}).")
     match = re.search(r"max_tokens_per_mm_item \((\d+)\)(?: is larger than max_num_batched_tokens \((\d+)\))?", text)
     if match:
         need = int(match.group(1))
@@ -2155,26 +2118,10 @@ def _fix_mm(finding, facts, live, lines):
 
 
 def _fix_wsl(finding, facts, live, lines):
-    if finding.rule == "wsl_make_resident":
-        return ("WSL2's GPU driver (dxg) could not make a large allocation resident (the Windows side ran out "
-                "of GPU or shared memory). Lower vllm_service_options.gpu_memory_utilization, close GPU users on "
-                "Windows, give WSL more memory (vllm_wsl_memory, vllm_wsl_swap), and update the Windows NVIDIA "
-                "driver; enforce_eager: true in vllm_service_options avoids large graph buffers.")
-    if finding.rule == "uva":
-        return ("WSL2 disables pinned memory, so UVA is unavailable and the V2 model runner cannot start. Set "
-                "vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: \"1\"} (WSL kernel >= 4.19.121), or "
-                "{VLLM_USE_V2_MODEL_RUNNER: \"0\"}.")
-    if finding.rule == "wsl_mnt":
-        return ("The model is read from a Windows drive (/mnt/...) over 9p, which is very slow under WSL and can "
-                "time out the start. Put the model on the distro's ext4 filesystem (vllm_model_source) and raise "
-                "VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env meanwhile.")
     if finding.rule in ("wsl_nccl", "wsl_multi_gpu"):
         return ("Multi-GPU communication (NCCL P2P/custom all-reduce) is limited under WSL2. Use one GPU "
                 "(%s) or set vllm_service_env: {NCCL_P2P_DISABLE: \"1\"} and disable_custom_all_reduce: true."
                 % _fmt_opt(tensor_parallel_size=1))
-    if finding.rule == "wsl_pinned":
-        return ("Pinned host memory is limited under WSL2. Set vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: \"1\"} "
-                "or avoid cpu_offload_gb/swap in vllm_service_options.")
     if finding.rule in ("no_driver", "cuda_unknown"):
         return ("CUDA under WSL2 failed to reach the Windows driver. Update the Windows NVIDIA driver and WSL "
                 "(`wsl --update`), make sure /usr/lib/wsl/lib is on the library path, never install a Linux driver "
@@ -2227,24 +2174,9 @@ def _fix_generic(finding, facts, live, lines):
     if re.search(r"Failed core proc\(s\): \{\}", text):
         extra = (" The empty {} means the engine process was killed by a signal, often the kernel OOM killer: "
                  "run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'.")
-    if finding.rule == "kill_signal":
-        return ("The server was killed by SIGKILL and the log names no cause. The usual killer is the kernel OOM "
-                "killer: run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'; if it is, "
-                "add RAM/swap (vllm_wsl_memory/vllm_wsl_swap on WSL) or load a smaller model.")
     fixed = _fix_generic_cause(finding, facts, text)
     if fixed:
         return fixed
-    if finding.rule == "start_frames":
-        return ("The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it "
-                "was cut short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set "
-                "vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun.")
-    if finding.rule == "ready_timeout":
-        return ("The engine did not become ready in time (the API server stops waiting for the engine cores' "
-                "first message; a long warm-up such as DeepGEMM or torch.compile on a large model, or a slow model "
-                "load, outlasts it). Raise VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env (default 600; releases "
-                "before it was configurable need a newer vllm_install_version), keep the model on local ext4, skip "
-                "video profiling for VL models (limit_mm_per_prompt video 0), and raise vllm_service_ready_timeout "
-                "to match. If an engine core died instead, its own error is earlier in the log.")
     return ("Only vLLM's wrapper error is visible; the real cause was printed earlier by the EngineCore/worker "
             "process or not at all.%s Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), "
             "set vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun." % extra)
@@ -2295,16 +2227,106 @@ def _fix_generic_cause(finding, facts, text):
                 "0.8.3's input_scale, fixed in 0.8.5). Move vllm_install_version to a newer patch release; "
                 "meanwhile a checkpoint without that quantization (vllm_model_source) or another quantization "
                 "option may load." % (layer, attr))
-    if finding.rule == "image_python_unreadable_nonroot":
-        return ("The container runtime could not start the image's Python: it is not on PATH, or not readable for "
-                "the user the container runs as (an image whose venv links to a uv-managed Python under /root, run "
-                "with a non-root uid by Kubernetes/OpenShift or a Helm chart). Run the container as the image's "
-                "user, use an image whose Python lives outside /root (vLLM's CUDA images since 0.8.2), or rebuild "
-                "it with the interpreter installed system-wide; or install vLLM on the host with this project "
-                "(vllm_install_version, vllm_install_backend).")
     return None
 
 
+# The fixes that take nothing from the log, as data: a paragraph each, "category rule" from the
+# first column, then the text (its lines joined with a space). Looked up before the category's
+# fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
+_FIXED_TABLE = r"""
+cuda_driver_mismatch attention_backend_unsupported
+    The FlashAttention backend vLLM picked does not run on this GPU (FlashAttention needs compute
+    capability 8.0, Ampere or newer; V100/T4 are older). Choose another backend in vllm_service_env:
+    {VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases), or, on old
+    releases, {VLLM_USE_V1: "0"}; a vllm_install_version that selects a backend for this GPU also fixes
+    it.
+cuda_driver_mismatch container_runtime_mode
+    The NVIDIA Container Toolkit runs in CDI mode and refuses `docker --gpus`. Start the container with
+    --runtime=nvidia (or --device nvidia.com/gpu=all with CDI specs from `nvidia-ctk cdi generate`), or
+    set the toolkit's mode back to legacy in /etc/nvidia-container-runtime/config.toml. Check with
+    `docker run --rm --runtime=nvidia ... nvidia-smi` before starting vLLM.
+uvloop_event_loop signal_handler_non_main_thread
+    vLLM's server or engine was started outside the main thread (a wrapper ran serve_http or LLM() in a
+    thread: a Ray actor's thread, a notebook, a UI worker), and signal handlers can only be installed
+    from the main thread. Run vLLM as its own process, as this project's vllm service does
+    (vllm_service_options), or have the wrapper start it in its main thread or a subprocess (or start
+    uvicorn directly without vLLM's signal handling); a wrapper release that does so fixes it.
+uvloop_event_loop uvloop_patch
+    Something calls nest_asyncio.apply() inside vLLM's uvloop event loop. Remove nest_asyncio from the
+    server process (it cannot patch uvloop); run vLLM as its own service.
+model_files gguf_unsupported
+    The model path is a .gguf file that this vLLM read as a config.json: it has no GGUF loader (releases
+    from before GGUF support came in mid-2024, and the newest ones unless the vllm-gguf-plugin package
+    is installed in the service venv). Use a vllm_install_version with GGUF support (single-file GGUF,
+    with tokenizer set to the base model in vllm_service_options), or serve the original safetensors or
+    an AWQ/GPTQ/FP8 checkpoint (vllm_model_source); where GGUF is supported the file is not a valid GGUF
+    (an incomplete download: check its size and that it starts with the bytes 'GGUF').
+tensor_parallel_config nccl_network
+    The ranks of the distributed group could not connect (Gloo over TCP): the interface picked is not
+    reachable from the other nodes. Set vllm_service_env: {GLOO_SOCKET_IFNAME: <nic>,
+    NCCL_SOCKET_IFNAME: <nic>} to the interface the nodes share, and open the ports between them; on one
+    host, use tensor_parallel_size without Ray.
+multimodal_processor mm_limits_not_initialized
+    vLLM's worker processes profiled the multimodal encoder without the per-prompt multimodal limits
+    having been set up in them (a bug of vLLM 0.6.6-0.7.0's V1 engine with tensor parallelism, fixed in
+    later releases). Upgrade vllm_install_version; meanwhile run with tensor_parallel_size 1 or the V0
+    engine (vllm_service_env {VLLM_USE_V1: "0"}).
+wsl_specific wsl_make_resident
+    WSL2's GPU driver (dxg) could not make a large allocation resident (the Windows side ran out of GPU
+    or shared memory). Lower vllm_service_options.gpu_memory_utilization, close GPU users on Windows,
+    give WSL more memory (vllm_wsl_memory, vllm_wsl_swap), and update the Windows NVIDIA driver;
+    enforce_eager: true in vllm_service_options avoids large graph buffers.
+wsl_specific uva
+    WSL2 disables pinned memory, so UVA is unavailable and the V2 model runner cannot start. Set
+    vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: "1"} (WSL kernel >= 4.19.121), or
+    {VLLM_USE_V2_MODEL_RUNNER: "0"}.
+wsl_specific wsl_mnt
+    The model is read from a Windows drive (/mnt/...) over 9p, which is very slow under WSL and can time
+    out the start. Put the model on the distro's ext4 filesystem (vllm_model_source) and raise
+    VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env meanwhile.
+wsl_specific wsl_pinned
+    Pinned host memory is limited under WSL2. Set vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: "1"}
+    or avoid cpu_offload_gb/swap in vllm_service_options.
+engine_core_generic kill_signal
+    The server was killed by SIGKILL and the log names no cause. The usual killer is the kernel OOM
+    killer: run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'; if it is,
+    add RAM/swap (vllm_wsl_memory/vllm_wsl_swap on WSL) or load a smaller model.
+engine_core_generic image_python_unreadable_nonroot
+    The container runtime could not start the image's Python: it is not on PATH, or not readable for the
+    user the container runs as (an image whose venv links to a uv-managed Python under /root, run with a
+    non-root uid by Kubernetes/OpenShift or a Helm chart). Run the container as the image's user, use an
+    image whose Python lives outside /root (vLLM's CUDA images since 0.8.2), or rebuild it with the
+    interpreter installed system-wide; or install vLLM on the host with this project
+    (vllm_install_version, vllm_install_backend).
+engine_core_generic start_frames
+    The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
+    short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set
+    vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun.
+engine_core_generic ready_timeout
+    The engine did not become ready in time (the API server stops waiting for the engine cores' first
+    message; a long warm-up such as DeepGEMM or torch.compile on a large model, or a slow model load,
+    outlasts it). Raise VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env (default 600; releases before it
+    was configurable need a newer vllm_install_version), keep the model on local ext4, skip video
+    profiling for VL models (limit_mm_per_prompt video 0), and raise vllm_service_ready_timeout to
+    match. If an engine core died instead, its own error is earlier in the log.
+"""
+
+
+def _read_fixed(table):
+    """{(category, rule): fix} of a table written as _FIXED_TABLE is."""
+    fixes, key = {}, None
+    for line in table.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith("    "):
+            fixes[key] = (fixes[key] + " " + line[4:]).lstrip()
+        else:
+            key = tuple(line.split())
+            fixes[key] = ""
+    return fixes
+
+
+_FIXED = _read_fixed(_FIXED_TABLE)
 _FIXERS = {
     "gpu_oom": _fix_gpu_oom,
     "host_oom": _fix_host_oom,
@@ -2460,7 +2482,7 @@ def _diagnose_lines(lines, live):
                 "other_findings": others,
             }
 
-    fix = _FIXERS[best.category](best, facts, live, considered)
+    fix = _FIXED.get((best.category, best.rule)) or _FIXERS[best.category](best, facts, live, considered)
     confidence = _confidence(best, findings)
     if 0 <= best.line.idx < attempt:
         fix = "(Seen in an earlier start attempt; the last attempt shows no cause of its own.) " + fix
