@@ -1958,18 +1958,9 @@ def _fix_model_cause(finding, text, where):
                 "via vllm_model_source, optionally with quantization: bitsandbytes in vllm_service_options; or "
                 "use a newer vllm_install_version, and pipeline_parallel_size instead of tensor_parallel_size."
                 % where)
-    if finding.rule == "local_path_not_found":
-        path = match.group(1) or match.group(2)
-        return ("The model path %s does not exist where vLLM runs, so it was taken for a Hugging Face id. Point "
-                "vllm_model_source at an existing local directory holding config.json (an absolute path, no ~; "
-                "in a container the path inside it), or use a hub id (namespace/name)."
-                % path)
-    if finding.rule == "cache_dir_permission":
-        path = match.group(1) or match.group(2)
-        return ("vLLM's user cannot write its cache directory %s (HOME unset or not writable, or a root-owned "
-                "mount). Give the service user (vllm_service_user) a writable home, or set vllm_service_env: "
-                "{HOME: ..., HF_HOME: ..., VLLM_CACHE_ROOT: ..., XDG_CACHE_HOME: ...} to a directory it owns; "
-                "in a container chown the mounted parent directory." % path)
+    template = _PATH_FIXES.get(("model_files", finding.rule))
+    if template:  # the path is the pattern's first group or its second
+        return template % (match.group(1) or match.group(2))
     return None
 
 
@@ -2327,6 +2318,18 @@ def _read_fixed(table):
 
 
 _FIXED = _read_fixed(_FIXED_TABLE)
+# Fixes that name the path the log gives for %s (_fix_model_cause), in _FIXED_TABLE's form.
+_PATH_FIXES = _read_fixed(r"""
+model_files local_path_not_found
+    The model path %s does not exist where vLLM runs, so it was taken for a Hugging Face id. Point
+    vllm_model_source at an existing local directory holding config.json (an absolute path, no ~; in a
+    container the path inside it), or use a hub id (namespace/name).
+model_files cache_dir_permission
+    vLLM's user cannot write its cache directory %s (HOME unset or not writable, or a root-owned mount).
+    Give the service user (vllm_service_user) a writable home, or set vllm_service_env: {HOME: ...,
+    HF_HOME: ..., VLLM_CACHE_ROOT: ..., XDG_CACHE_HOME: ...} to a directory it owns; in a container
+    chown the mounted parent directory.
+""")
 _FIXERS = {
     "gpu_oom": _fix_gpu_oom,
     "host_oom": _fix_host_oom,
