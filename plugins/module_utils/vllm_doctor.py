@@ -1212,13 +1212,21 @@ def _match_rules(lines):
     return findings
 
 
+def _exception_lines(lines, skip=(), ignore=None):
+    """(line, match) of each exception line ("ValueError: ...", not a raise or except statement) of
+    ``lines`` whose index is not in ``skip`` and whose text ``ignore`` (a regex's search or match)
+    does not pass over."""
+    for line in lines:
+        if line.idx in skip:
+            continue
+        match = _EXCEPTION_RE.match(line.text)
+        if match and not line.text.startswith(("raise ", "except ")) and not (ignore and ignore(line.text)):
+            yield line, match
+
+
 def _exception_after(lines, start, limit=60):
     """First exception line at or after ``start`` within ``limit`` lines (skipping frames/code)."""
-    for line in lines[start:start + limit]:
-        match = _EXCEPTION_RE.match(line.text)
-        if match and not line.text.startswith(("raise ", "except ")):
-            return line
-    return None
+    return next((line for line, _match in _exception_lines(lines[start:start + limit])), None)
 
 
 def _adjust(findings, lines, facts, live):
@@ -1265,12 +1273,7 @@ def _adjust(findings, lines, facts, live):
     out.extend(_caller_findings(lines, out))
 
     # Where an otherwise unrecognised exception was raised says what it is about.
-    for line in lines:
-        if line.idx in specific_idx:
-            continue
-        match = _EXCEPTION_RE.match(line.text)
-        if not match or line.text.startswith(("raise ", "except ")) or _EXC_WRAPPER_RE.search(line.text):
-            continue
+    for line, _match in _exception_lines(lines, specific_idx, _EXC_WRAPPER_RE.search):
         frame = _raising_frame(lines, line.idx)
         if frame is None:
             continue
@@ -2528,12 +2531,7 @@ _GENERIC_EXC_IGNORE = re.compile(r"^(?:RuntimeError: Engine|Exception: WorkerPro
 
 def _unrecognised_exception(lines, findings):
     known = set(f.line.idx for f in findings)
-    for line in lines:
-        if line.idx in known:
-            continue
-        match = _EXCEPTION_RE.match(line.text)
-        if not match or line.text.startswith(("raise ", "except ")) or _GENERIC_EXC_IGNORE.match(line.text):
-            continue
+    for line, match in _exception_lines(lines, known, _GENERIC_EXC_IGNORE.match):
         if line.level in ("WARNING", "WARN", "INFO", "DEBUG"):
             continue
         if not match.group(2):
