@@ -1121,19 +1121,24 @@ def _strength(text):
     return (_STRENGTHS[match.group(1)] if match.group(1) else 0) + int(match.group(2) or 0)
 
 
-def _read_rules(table):
-    """[Rule] of a table written as _RULE_TABLE is."""
-    heads, patterns = [], []
+def _paragraphs(table):
+    """[(head, lines)] of a table written as _RULE_TABLE is: the words of each paragraph's first
+    line, and its other lines without their four spaces of indent; "#" lines and blank ones skipped."""
+    out = []
     for line in table.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         if line.startswith("    "):
-            patterns[-1].append(line[4:])
+            out[-1][1].append(line[4:])
         else:
-            heads.append(line.split())
-            patterns.append([])
+            out.append((line.split(), []))
+    return out
+
+
+def _read_rules(table):
+    """[Rule] of a table written as _RULE_TABLE is."""
     return [Rule(head[0], head[1], "|".join(alts), _strength(head[2]), *head[3:])
-            for head, alts in zip(heads, patterns)]
+            for head, alts in _paragraphs(table)]
 
 
 RULES = _read_rules(_RULE_TABLE)
@@ -1141,19 +1146,57 @@ RULES = _read_rules(_RULE_TABLE)
 _CODE_LINE_RE = re.compile(r"^(?:raise |return |assert |if |elif |except |f?[\"'])|^[\w.]+\s*=\s*")
 _EXCEPTION_RE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))\b:?\s*(.*)$")
 _FRAME_RE = re.compile(r'^(?:File "[^"]+", line \d+|File [^\s,]+:\d+, in |-> \d+ |\d+ )')
-_MEMORY_PHASE_RE = re.compile(r"Loading (?:safetensors|pt) checkpoint shards|Loading model weights|"
-                              r"Loading weights took|"
-                              r"CPU blocks|Starting to load model|safetensors_weights_iterator|load_model|"
-                              r"Memory profiling|swap_space|cpu_offload|torch\.compile|Compiling|Capturing CUDA graph|"
-                              r"tensor_parallel_size=[2-9]|Initializing an? .*LLM engine|weight_utils", re.I)
-_OOM_WORD_RE = re.compile(r"\boom\b|out of memory|oom[-_ ]?kill|memory pressure|low on memory", re.I)
-_SHUTDOWN_TRIGGER_RE = re.compile(r"^Shutting down\s*$|Received (?:SIGTERM|SIGINT|signal \d+|"
-                                  r"shutdown signal)|\bSIGTERM\b received|KeyboardInterrupt|^Terminated\s*$|"
-                                  r"Stopping vllm(?:\.service)?|Stopped vllm(?:\.service)?|"
-                                  r"Finished server process|Shutting down (?:API )?server|"
-                                  r"caught signal (?:15|2)\b|shutdown requested", re.I)
-_NCCL_RE = re.compile(r"NCCL error|ncclSystemError|ncclUnhandledCudaError|unhandled system error|"
-                      r"ProcessGroupNCCL.*(?:error|failed)|custom_all_reduce.*(?:invalid|failed)|p2p", re.I)
+# What some log lines say, as data (a paragraph each, as in _RULE_TABLE: a name, then the
+# alternatives a line each; matched without regard to case).
+_LOG_WORDS = dict((head[0], re.compile("|".join(alts), re.I)) for head, alts in _paragraphs(r"""
+memory_phase
+    Loading (?:safetensors|pt) checkpoint shards
+    Loading model weights
+    Loading weights took
+    CPU blocks
+    Starting to load model
+    safetensors_weights_iterator
+    load_model
+    Memory profiling
+    swap_space
+    cpu_offload
+    torch\.compile
+    Compiling
+    Capturing CUDA graph
+    tensor_parallel_size=[2-9]
+    Initializing an? .*LLM engine
+    weight_utils
+oom_word
+    \boom\b
+    out of memory
+    oom[-_ ]?kill
+    memory pressure
+    low on memory
+shutdown_trigger
+    ^Shutting down\s*$
+    Received (?:SIGTERM|SIGINT|signal \d+|shutdown signal)
+    \bSIGTERM\b received
+    KeyboardInterrupt
+    ^Terminated\s*$
+    Stopping vllm(?:\.service)?
+    Stopped vllm(?:\.service)?
+    Finished server process
+    Shutting down (?:API )?server
+    caught signal (?:15|2)\b
+    shutdown requested
+nccl
+    NCCL error
+    ncclSystemError
+    ncclUnhandledCudaError
+    unhandled system error
+    ProcessGroupNCCL.*(?:error|failed)
+    custom_all_reduce.*(?:invalid|failed)
+    p2p
+"""))
+_MEMORY_PHASE_RE = _LOG_WORDS["memory_phase"]
+_OOM_WORD_RE = _LOG_WORDS["oom_word"]
+_SHUTDOWN_TRIGGER_RE = _LOG_WORDS["shutdown_trigger"]
+_NCCL_RE = _LOG_WORDS["nccl"]
 
 
 class Finding(object):
@@ -2308,16 +2351,7 @@ engine_core_generic ready_timeout
 
 def _read_fixed(table):
     """{(category, rule): fix} of a table written as _FIXED_TABLE is."""
-    fixes, key = {}, None
-    for line in table.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        if line.startswith("    "):
-            fixes[key] = (fixes[key] + " " + line[4:]).lstrip()
-        else:
-            key = tuple(line.split())
-            fixes[key] = ""
-    return fixes
+    return dict((tuple(head), " ".join(lines)) for head, lines in _paragraphs(table))
 
 
 _FIXED = _read_fixed(_FIXED_TABLE)
