@@ -9,7 +9,6 @@ so ``scripts/provision`` and this plugin build the report with the same code
 """
 from __future__ import absolute_import, division, print_function
 
-import json
 import os
 import sys
 import time
@@ -72,6 +71,7 @@ if _UTILS not in sys.path:
     sys.path.insert(0, _UTILS)
 
 import vllm_report  # noqa: E402  pylint: disable=wrong-import-position
+from vllm_common import atomic_write, json_text  # noqa: E402  pylint: disable=wrong-import-position
 
 DEFAULT_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                             ".artifacts", "vllm-report.json")
@@ -197,12 +197,7 @@ class CallbackModule(CallbackBase):
             directory = os.path.dirname(path)
             if not os.path.isdir(directory):
                 os.makedirs(directory, 0o700)
-            tmp = path + ".tmp"
-            with open(tmp, "w") as handle:
-                os.chmod(tmp, 0o600)
-                json.dump(report, handle, indent=2, sort_keys=True, default=str)
-                handle.write("\n")
-            os.rename(tmp, path)
+            atomic_write(path, json_text(report, indent=2, sort_keys=True, default=str), chmod=0o600)
             self._display.display("Report: %s" % path)
         except (IOError, OSError) as err:
             self._display.warning("vllm_report: cannot write %s: %s" % (path, err))

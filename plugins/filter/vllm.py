@@ -43,6 +43,7 @@ _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 if _UTILS not in sys.path:
     sys.path.insert(0, _UTILS)
 
+import vllm_common  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_day2  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_flags  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
@@ -151,7 +152,7 @@ def _advice_table(advice):
     if advice is None or isinstance(advice, str):
         return vllm_flags.load_advice(advice or DEFAULT_ADVICE)
     table = advice.get("advice", advice) if isinstance(advice, dict) else {}
-    return dict((str(k).lstrip("-").replace("-", "_"), v) for k, v in table.items()
+    return dict((vllm_common.option_key(k), v) for k, v in table.items()
                 if isinstance(v, dict))
 
 

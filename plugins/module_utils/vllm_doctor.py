@@ -399,52 +399,59 @@ def parse(log_text, max_lines=MAX_LINES, log_only=False):
 _WSL_RE = re.compile(r"microsoft-standard-wsl|as wsl is dete|wsl is detected|/usr/lib/wsl/lib|wsl_distro_name|"
                      r"wslinterop|\bwsl2?\b|wsl\.exe", re.I)
 _WINDOWS_RE = re.compile(r"[A-Z]:\\[\w .-]+\\|\\site-packages\\|\\Scripts\\\w+\.exe|^PS [A-Z]:\\|WinError")
-_PY_VERSION_RES = [
-    re.compile(r"python(3)\.(\d{1,2})\b(?:/|\\|\s|$|\.(?:py|so))", re.I),
-    re.compile(r"cpython-(3)\.(\d{1,2})\.\d"),
-    re.compile(r"\bPython(3)(\d{2})\\"),
-    re.compile(r"Python version\s*:?\s*(3)\.(\d{1,2})"),
-    re.compile(r"current Python version \((3)\.(\d{1,2})"),
-    re.compile(r"Cannot install on Python version (3)\.(\d{1,2})"),
-    re.compile(r"--python (3)\.(\d{1,2})\b"),
-]
-_VLLM_VERSION_RES = [
-    re.compile(r"vLLM API server version v?(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"LLM engine \(v(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"\bvllm[=-]=?v?(\d+\.\d+(?:\.\d+)?)", re.I),
-    re.compile(r"vLLM Version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"\bversion (\d+\.\d+\.\d+)(?:rc\d+)?(?:\.dev\d+)?\+g[0-9a-f]+"),
-    re.compile(r"vllm-openai:v(\d+\.\d+(?:\.\d+)?)"),
-]
-_PORT_RES = [
-    re.compile(r"bind on address \('[^']*', (\d{2,5})\)"),
-    re.compile(r"--port[= ](\d{2,5})\b"),
-    re.compile(r"\bport=(\d{2,5})\b"),
-    re.compile(r"'port': (\d{2,5})\b"),
-]
-_TP_RES = [
-    re.compile(r"tensor_parallel_size=(\d+)"),
-    re.compile(r"'tensor_parallel_size': (\d+)"),
-    re.compile(r"--tensor-parallel-size[= ](\d+)"),
-    re.compile(r"(?:^|\s)-tp[= ](\d+)\b"),
-]
-_MODEL_RES = [
-    re.compile(r"\bmodel='([^']+)'"),
-    re.compile(r"'model': '([^']+)'"),
-    re.compile(r"--model[= ]\"?([^\s\"]+)"),
-    re.compile(r"vllm serve \"?([^\s\"-][^\s\"]*)"),
-]
-_GMU_RES = [
-    re.compile(r"gpu_memory_utilization[=:]\s*'?([01]?\.\d+)"),
-    re.compile(r"'gpu_memory_utilization': ([01]?\.\d+)"),
-    re.compile(r"--gpu-memory-utilization[= ]([01]?\.\d+)"),
-]
-_MAXLEN_RES = [
-    re.compile(r"max_seq_len=(\d+)"),
-    re.compile(r"--max[-_]model[-_]len[= ](\d+)"),
-    re.compile(r"'max_model_len': (\d+)"),
-    re.compile(r"Using max model len (\d+)"),
-]
+# The Python version: the first of these patterns that matches (group 1 and 2: major, minor).
+_PY_VERSION_RES = [re.compile(pattern) for pattern in (
+    r"(?i)python(3)\.(\d{1,2})\b(?:/|\\|\s|$|\.(?:py|so))",
+    r"cpython-(3)\.(\d{1,2})\.\d",
+    r"\bPython(3)(\d{2})\\",
+    r"Python version\s*:?\s*(3)\.(\d{1,2})",
+    r"current Python version \((3)\.(\d{1,2})",
+    r"Cannot install on Python version (3)\.(\d{1,2})",
+    r"--python (3)\.(\d{1,2})\b",
+)]
+# Facts read from the whole log: (fact, how its text is read, patterns whose group 1 is the
+# value); of all their matches, the one that comes last in the log wins (see _last).
+_LAST_FACTS = (
+    ("vllm_version", None, (
+        r"vLLM API server version v?(\d+\.\d+(?:\.\d+)?)",
+        r"LLM engine \(v(\d+\.\d+(?:\.\d+)?)",
+        r"(?i)\bvllm[=-]=?v?(\d+\.\d+(?:\.\d+)?)",
+        r"vLLM Version\s*:\s*(\d+\.\d+(?:\.\d+)?)",
+        r"\bversion (\d+\.\d+\.\d+)(?:rc\d+)?(?:\.dev\d+)?\+g[0-9a-f]+",
+        r"vllm-openai:v(\d+\.\d+(?:\.\d+)?)",
+    )),
+    ("port", int, (
+        r"bind on address \('[^']*', (\d{2,5})\)",
+        r"--port[= ](\d{2,5})\b",
+        r"\bport=(\d{2,5})\b",
+        r"'port': (\d{2,5})\b",
+    )),
+    ("tp", int, (
+        r"tensor_parallel_size=(\d+)",
+        r"'tensor_parallel_size': (\d+)",
+        r"--tensor-parallel-size[= ](\d+)",
+        r"(?:^|\s)-tp[= ](\d+)\b",
+    )),
+    ("model", None, (
+        r"\bmodel='([^']+)'",
+        r"'model': '([^']+)'",
+        r"--model[= ]\"?([^\s\"]+)",
+        r"vllm serve \"?([^\s\"-][^\s\"]*)",
+    )),
+    ("gpu_memory_utilization", float, (
+        r"gpu_memory_utilization[=:]\s*'?([01]?\.\d+)",
+        r"'gpu_memory_utilization': ([01]?\.\d+)",
+        r"--gpu-memory-utilization[= ]([01]?\.\d+)",
+    )),
+    ("max_model_len", int, (
+        r"max_seq_len=(\d+)",
+        r"--max[-_]model[-_]len[= ](\d+)",
+        r"'max_model_len': (\d+)",
+        r"Using max model len (\d+)",
+    )),
+)
+_LAST_FACT_RES = [(fact, conv, [re.compile(pattern) for pattern in patterns])
+                  for fact, conv, patterns in _LAST_FACTS]
 _STARTED_RE = re.compile(r"Application startup complete|Uvicorn running on|Available routes are|"
                          r"Starting vLLM API server \d+ on|Started server process", re.I)
 _START_MARK_RE = re.compile(r"vLLM API server version|Initializing an? (?:V\d )?LLM engine|"
@@ -476,14 +483,10 @@ def gather_facts(lines):
         "wsl": bool(_WSL_RE.search(joined)),
         "windows": bool(_WINDOWS_RE.search(joined)),
         "python": None,
-        "vllm_version": _last(_VLLM_VERSION_RES, joined),
-        "port": _last(_PORT_RES, joined, int),
-        "tp": _last(_TP_RES, joined, int),
-        "model": _last(_MODEL_RES, joined),
-        "gpu_memory_utilization": _last(_GMU_RES, joined, float),
-        "max_model_len": _last(_MAXLEN_RES, joined, int),
-        "started": False,
     }
+    for fact, conv, regexes in _LAST_FACT_RES:
+        facts[fact] = _last(regexes, joined, conv)
+    facts["started"] = False
     for regex in _PY_VERSION_RES:
         match = regex.search(joined)
         if match:
@@ -517,408 +520,683 @@ class Rule(object):
         self.kind = kind
 
 
-R = Rule
-RULES = [
-    # ---- GPU memory -----------------------------------------------------------------------
-    R("kv_tokens", "gpu_oom", r"max seq len \((\d+)\) is larger than the maximum number of tokens that can be "
-      r"stored in KV cache \((\d+)\)", CERTAIN),
-    R("kv_gib", "gpu_oom", r"max seq len \((\d+)\),?\s*\(?([\d.]+) GiB KV cache is needed, which is larger than the "
-      r"available KV cache memory \(([\d.]+) GiB\)", CERTAIN),
-    R("kv_gib_short", "gpu_oom", r"KV cache is needed, which is larger than the available KV cache memory|"
-      r"To serve at least one request with the models?'?s? max seq len \((\d+)\)", CERTAIN),
-    R("free_lt_util", "gpu_oom", r"Free memory on device(?: (\S+))? \(([\d.]+)/([\d.]+) GiB\) on startup is less than "
-      r"desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)", CERTAIN),
-    R("free_lt_util_short", "gpu_oom", r"is less than desired GPU memory utilization", CERTAIN),
-    R("no_cache_blocks", "gpu_oom", r"No available memory for the cache blocks", CERTAIN),
-    R("insufficient_kv", "gpu_oom",
-      r"(?:Insufficient|not enough) (?:GPU )?memory (?:for|to allocate) (?:the )?KV cache|"
-      r"estimated maximum model length is (\d+)", SPECIFIC),
-    R("neg_kv", "gpu_oom", r"Available KV cache memory: -\d", SPECIFIC),
-    R("profiling_changed", "gpu_oom", r"Error in memory profiling|other processes sharing the same container release "
-      r"GPU memory|reserved for KV Cache is -\d", SPECIFIC),
-    R("cuda_oom_generic", "gpu_oom", r"(?:cuda|gpu|nccl|cublas|cudnn|device)\b[^\n]{0,80}\bout of memory|"
-      r"\bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b", SPECIFIC - 5),
-    R("zero_blocks", "gpu_oom", r"# GPU blocks: 0\b|GPU KV cache size: 0 tokens", LIKELY),
-    R("cuda_oom", "gpu_oom", r"CUDA out of memory|OutOfMemoryError: CUDA|CUDA error: out of memory|"
-      r"cudaErrorMemoryAllocation|CUBLAS_STATUS_ALLOC_FAILED|HIP out of memory|"
-      r"torch\.OutOfMemoryError|out of memory on device|Tried to allocate [\d.]+ [MG]iB\. GPU", SPECIFIC + 5),
-    # ---- host memory ------------------------------------------------------------------------
-    R("oom_killer", "host_oom", r"Out of memory: Kill(?:ed)? process|invoked oom-killer|oom-kill:|oom_reaper|"
-      r"Memory cgroup out of memory", SPECIFIC + 3),
-    R("ray_oom", "host_oom", r"Task was killed due to the node running low on memory|killed due to memory pressure|"
-      r"exceeds the memory usage threshold|ray\.exceptions\.OutOfMemoryError|Ray killed this worker", SPECIFIC + 3),
-    R("enomem", "host_oom", r"Cannot allocate memory|\[Errno 12\]|ENOMEM|DefaultCPUAllocator: (?:can't|not enough) "
-      r"(?:allocate )?memory|not enough memory: you tried to allocate|std::bad_alloc|^MemoryError\b|"
-      r"cudaErrorMemoryAllocation.*(?:host|pinned)|unable to mmap \d+ bytes", SPECIFIC),
-    R("ray_sigkill_oom", "host_oom", r"killed by SIGKILL by OOM killer|OOM killer due to high memory usage", 55),
-    R("bus_error", "host_oom", r"^Bus error\b|\bBus error \(core dumped\)|No space left on device.*\/dev\/shm|"
-      r"shm.*(?:too small|No space left)", 55),
-    # /dev/shm too small for what is put there at start: NCCL's shared-memory transport
-    # (misc/shmutils.cc: one segment per peer), Ray's object store (plasma store_runner.cc checks
-    # /dev/shm before it starts), torch's shared-memory tensors. Docker's default is 64 MiB, and a
-    # Kubernetes pod gets it only from an emptyDir of medium Memory.
-    R("bus_error", "host_oom", r"Error while (?:creating|attaching to) shared memory segment\s+/dev/shm/|"
-      r"failed to extend /dev/shm/\S+ to \d+ bytes|System memory request exceeds memory available in /dev/shm|"
-      r"/dev/shm has only \d+ bytes available|(?:workers?|dataloader)\S* (?:are|is) out of shared memory|"
-      r"raise your shared memory limit|insufficient shared memory \(shm\)|"
-      r"unable to write to file </torch_[^>]*>: No space left", SPECIFIC),
-    R("kill_signal", "host_oom", r"^Killed\s*$|\bKilled\s+(?:python|vllm)|exit(?:ed with)? code:? ?(?:137|-9)\b|"
-      r"exitcode[=:]? ?-9\b|signal 9\b|\bSIGKILL\b|returned non-zero exit status -9|"
-      r"terminated by signal SIGKILL|was sent SIGKILL|killed by signal: Killed|status=9/KILL|code=killed|"
-      r"died \(-9\)|died, exit code:? -9\b|exit status -9\b|\bsignal: killed\b|"
-      r"Failed core proc\(s\): \{[^}]*: -9\}", 30,
-      kind="kill"),
-    R("systemd_oom", "host_oom", r"killed by the OOM killer|Failed with result 'oom-kill'|oom-kill event|"
-      r"OOMKilled|Reason:\s*OOMKilled", SPECIFIC + 3),
-    # ---- CUDA / driver ----------------------------------------------------------------------
-    R("driver_too_old", "cuda_driver_mismatch", r"NVIDIA driver on your system is too old(?: \(found version (\d+)\))?",
-      CERTAIN),
-    R("driver_insufficient", "cuda_driver_mismatch", r"CUDA driver version is insufficient for CUDA runtime version|"
-      r"cudaErrorInsufficientDriver|CUDA_ERROR_SYSTEM_DRIVER_MISMATCH", CERTAIN),
-    R("err_804", "cuda_driver_mismatch", r"Error 804|forward compatibility was attempted on non supported HW", CERTAIN),
-    R("err_802", "cuda_driver_mismatch", r"Error 802|system not yet initialized", SPECIFIC),
-    # vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
-    # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
-    R("no_gpu_visible", "cuda_driver_mismatch", r"Failed to infer device type", SPECIFIC),
-    # vllm/config (_check_valid_dtype / platforms/cuda.py): bfloat16 needs compute capability 8.0
-    R("dtype_unsupported_on_gpu", "cuda_driver_mismatch", r"Bfloat16 is only supported on GPUs with compute "
-      r"capability of at least 8\.0(?:\. Your (.+?) GPU has compute capability ([\d.]+))?|"
-      # the same message's second half, where only the tail was pasted or kept
-      r"You can use float16 instead by explicitly setting the ?`?dtype`? flag", CERTAIN),
-    # Triton and torch.compile build small C/CUDA modules at start: a compiler must be on the host
-    R("compiler_missing", "cuda_driver_mismatch", r"Failed to find C compiler|Could not find nvcc|nvcc: not found|"
-      r"nvcc was not found|CUDA_HOME environment variable is not set|"
-      r"error: command '(?:gcc|cc|c\+\+|x86_64-linux-gnu-gcc)' failed|gcc: (?:command )?not found", SPECIFIC),
-    # vllm._C links libtorch_cuda.so: a CPU-only torch installed over the CUDA one has no such library
-    R("torch_cpu_build", "cuda_driver_mismatch", r"Torch not compiled with CUDA enabled|"
-      r"libtorch_cuda\.so: cannot open shared object file", 60),
-    # vllm/model_executor/layers/quantization (QuantizationConfig.get_min_capability, checked in
-    # vllm/config _verify_quantization / model_loader): the checkpoint's quantization needs a newer GPU
-    R("quantization_unsupported", "cuda_driver_mismatch", r"The quantization method ([\w-]+) is not supported for "
-      r"the current GPU\.(?: Minimum capability: (\d+)\. Current capability: (\d+))?", CERTAIN),
-    # vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
-    # needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
-    R("attention_backend_unsupported", "cuda_driver_mismatch", r"assert is_fa_version_supported\(|"
-      r"FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)|"
-      r"Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)", SPECIFIC + 5),
-    # nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode
-    R("container_runtime_mode", "cuda_driver_mismatch", r"invoking the NVIDIA Container Runtime Hook directly|"
-      r"Using requested mode '(?:cdi|csv)'.*(?:error|not supported)", CERTAIN),
-    R("err_803", "cuda_driver_mismatch", r"Error 803|unsupported display driver / cuda driver combination", CERTAIN),
-    R("ptx", "cuda_driver_mismatch", r"provided PTX was compiled with an unsupported toolchain|"
-      r"cudaErrorUnsupportedPtxVersion|CUDA_ERROR_UNSUPPORTED_PTX_VERSION", CERTAIN),
-    R("container_req", "cuda_driver_mismatch", r"nvidia-container-cli: requirement error: unsatisfied condition: "
-      r"cuda>=([\d.]+)", CERTAIN),
-    R("no_kernel_image", "cuda_driver_mismatch", r"no kernel image is available for execution on the device|"
-      r"sm_\d+ is not compatible with the current PyTorch installation", SPECIFIC),
-    R("cudart_missing", "cuda_driver_mismatch", r"libcudart\.so\.(\d+)[\d.]*: cannot open shared object file|"
-      r"libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file|libnvrtc\.so\.(\d+)[\d.]*: cannot open",
-      SPECIFIC),
-    R("undefined_symbol", "cuda_driver_mismatch", r"vllm/_C\S*\.so: undefined symbol|_C\.abi3\.so: undefined symbol",
-      LIKELY),
-    R("no_driver", "cuda_driver_mismatch", r"Found no NVIDIA driver on your system|NVIDIA-SMI has failed because it "
-      r"couldn't communicate with the NVIDIA driver|libcuda\.so(?:\.1)?: cannot open shared object file|"
-      r"libcuda\.so cannot found|No CUDA GPUs are available|CUDA driver initialization failed|"
-      r"libnvidia-ml\.so(?:\.1)?: cannot open|NVML Shared Library Not Found|NVMLError_LibraryNotFound", LIKELY),
-    R("cuda_unknown", "cuda_driver_mismatch", r"CUDA error: unknown error|cudaGetDeviceCount\(\)", 40),
-    # ---- Python -----------------------------------------------------------------------------
-    R("requires_python", "python_version_unsupported", r"Requires-Python [<>=!~]|requires a different python version|"
-      r"requires a different Python:", CERTAIN),
-    R("py_abi_tag", "python_version_unsupported", r"has no wheels with a matching Python ABI tag|"
-      r"no wheels with a matching Python version|current Python version \([\d.]+\) does not satisfy", SPECIFIC),
-    R("numba_guard", "python_version_unsupported", r"Cannot install on Python version [\d.]+; only versions|"
-      r"_guard_py_ver\(\)", SPECIFIC),
-    R("pyo3", "python_version_unsupported", r"newer than PyO3's maximum supported version", SPECIFIC),
-    R("no_dist", "python_version_unsupported", r"No matching distribution found for (?:vllm|torch|xformers|triton)\b|"
-      r"Could not find a version that satisfies the requirement (?:vllm|torch|xformers|triton)\b", 50),
-    R("py_not_supported", "python_version_unsupported", r"Python [\d.]+ is not supported|"
-      r"unsupported Python version|only supports Python|Python >= ?3\.\d+ is required", LIKELY),
-    # ---- uvloop / event loop ---------------------------------------------------------------
-    R("no_uvloop", "uvloop_event_loop", r"No module named '?uvloop'?|uvloop does not support Windows|"
-      r"cannot import name '\w+' from 'uvloop'", CERTAIN),
-    R("uvloop_build", "uvloop_event_loop", r"Failed to build `?uvloop|Building wheel for uvloop.*error|"
-      r"Failed building wheel for uvloop|error: .*uvloop", SPECIFIC),
-    R("uvloop_patch", "uvloop_event_loop", r"Can't patch loop of type <class 'uvloop", CERTAIN),
-    R("uvloop_attr", "uvloop_event_loop", r"module 'uvloop' has no attribute", SPECIFIC),
-    R("no_current_loop", "uvloop_event_loop", r"There is no current event loop in thread '(?!MPClientEngineMonitor)",
-      LIKELY),
-    # vllm/entrypoints/launcher.py serve_http() installs SIGINT/SIGTERM handlers on its loop (uvloop's
-    # Loop.add_signal_handler, asyncio's via signal.set_wakeup_fd) and the engine installs its own with
-    # signal.signal(): each works only in the main thread, so a server or engine a wrapper starts in a
-    # thread (a Ray actor's thread, a notebook or UI worker) stops here
-    R("signal_handler_non_main_thread", "uvloop_event_loop", r"add_signal_handler\(\) can only be called(?: from the "
-      r"main thread|\s*$)|set_wakeup_fd only works in main thread|signal only works in main thread", CERTAIN),
-    R("loop_running", "uvloop_event_loop", r"this event loop is already running|asyncio\.run\(\) cannot be called "
-      r"from a running event loop|got Future .* attached to a different loop", 60),
-    # ---- model files ------------------------------------------------------------------------
-    # vllm/config/model.py: a max_model_len above the model's own (config.json) limit
-    R("max_model_len_too_large", "model_files", r"User-specified max_model_len \((\d+)\) is greater than the derived "
-      r"max_model_len \(([^)]*)\)", CERTAIN),
-    # vllm/model_executor/models/registry.py and transformers' AutoConfig
-    # vllm/model_executor/model_loader/gguf_loader.py and transformers' GGUF mapping: this release
-    # cannot read a GGUF file of that architecture (the safetensors checkpoint may still load)
-    R("gguf_architecture_unsupported", "model_files", r"GGUF model with architecture ([\w.-]+) is not supported|"
-      r"GGUF (?:model|file)s? (?:with|of) architecture ([\w.-]+) (?:is|are) not supported", CERTAIN),
-    # vllm/config/model.py _verify_quantization: --quantization differs from the checkpoint's config
-    R("quantization_mismatch", "model_files", r"Quantization method specified in the model config \(([\w-]+)\) "
-      r"does not match the quantization method specified in the `?quantization`? argument \(([\w-]+)\)", CERTAIN),
-    # vllm/config/scheduler.py _verify_args: without chunked prefill one batch must hold a whole sequence
-    R("batched_tokens_below_max_model_len", "model_files", r"max_num_batched_tokens \((\d+)\) is smaller than "
-      r"max_model_len \((\d+)\)", CERTAIN),
-    # the installed transformers is newer/older than the one this vLLM's tokenizer code was written for
-    R("transformers_incompatible", "model_files", r"AttributeError: '?\w*(?:Tokenizer|Processor)\w*'? (?:object )?has "
-      r"no attribute '?(all_special_tokens_extended|\w+)'?", LIKELY),
-    R("architecture_unsupported", "model_files", r"Model architectures? \[([^\]]*)\] (?:are|is) not supported for now|"
-      r"has model type `?([\w.-]+)`? but Transformers does not recognize this architecture|"
-      r"architecture \w+ is not supported yet", SPECIFIC + 5),
-    # vllm/model_executor/models/registry.py: an architecture this release has no class for falls back
-    # to the Transformers backend, which fails where transformers (or the backend) cannot build it
-    R("architecture_unsupported", "model_files", r"(\w+) has no vLLM implementation and the Transformers "
-      r"implementation is not compatible with vLLM|Unrecognized configuration class <class '[\w.]*?(\w+)'> for "
-      r"this kind of AutoModel|Cannot find model module\. '(\w+)' is not a registered model|"
-      r"The Transformers implementation of '?(\w+)'? is not compatible with vLLM", SPECIFIC + 5),
-    # vllm/config (ModelConfig._init_multimodal_config): multimodal options for a model this release
-    # does not take as multimodal: a VL architecture it does not have (or options given to a text model)
-    R("architecture_unsupported", "model_files", r"`?(limit_mm_per_prompt|mm_processor_kwargs|"
-      r"disable_mm_preprocessor_cache|mm_processor_cache_gb|\w*mm\w*)`? is only supported for multi-?modal models",
-      LIKELY),
-    # vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
-    # vLLM's model file cannot be imported, most often because the installed transformers lacks (or
-    # has dropped) a class that file imports
-    R("transformers_incompatible", "model_files", r"Model architectures? \[([^\]]*)\] failed to be inspected", 60),
-    R("transformers_incompatible", "model_files", r"cannot import name '(\w+)' from '(transformers[\w.]*)'|"
-      r"No module named '(transformers\.[\w.]+)'", SPECIFIC),
-    # transformers reads a .gguf path as config.json where vLLM has no GGUF loader (before mid-2024; the newest
-    # releases without vllm-gguf-plugin), or where the file is no GGUF (check_gguf_file reads its magic bytes)
-    R("gguf_unsupported", "model_files", r"(?:is not a valid JSON file|No supported config format found in|"
-      r"Unrecognized model in|Can't load (?:the )?(?:configuration|config|tokenizer)\b|"
-      r"does not appear to have a file named config\.json)[^\n]*?\.gguf\b|"
-      r"\.gguf\b[^\n]*(?:is not a valid JSON file|does not appear to have a file named config\.json|"
-      r"is not a directory)", CERTAIN),
-    # an object-store model (s3://, gs://) reaches a Hugging Face lookup: the URI itself, or the temp
-    # directory (tempfile.mkdtemp: /tmp/tmpXXXXXXXX) vLLM pulled its config files into, is validated
-    # as a Hub repo id (Run:ai streamer / S3Model integration of vLLM 0.6.x-0.10.x)
-    R("s3_uri_path_bug", "model_files", r"Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
-      r"'((?:s3|gs|gcs|az|abfss?|oss)://[^']*|(?:/[\w.-]+)*/tmp/tmp[a-z0-9_]{8})'|"
-      r"Incorrect path_or_model_id: '((?:s3|gs|gcs|az|abfss?|oss)://[^']*)'", CERTAIN),
-    # vllm/model_executor/models/utils.py AutoWeightsLoader: a checkpoint tensor the model class has no
-    # place for. A top-level name is a prefix the checkpoint adds or lacks (a multimodal checkpoint's
-    # language_model./visual. under a text-only architecture or the reverse, torch.compile's _orig_mod.,
-    # PEFT's base_model.); a deeper name is a tensor this class (or release) does not define
-    R("checkpoint_prefix_mismatch", "model_files", r"There is no module or parameter named '([A-Za-z_]\w*)' in (\w+)",
-      CERTAIN),
-    R("checkpoint_weight_name_mismatch", "model_files", r"There is no module or parameter named '(\w+(?:\.\w+)+)'"
-      r"(?: in (\w+))?", CERTAIN),
-    # older load_weights() index params_dict[name]: with tie_word_embeddings the model has no lm_head
-    # parameter, so a checkpoint that still saves lm_head.weight fails (fixed by skipping it, vLLM #6758)
-    R("checkpoint_extra_lm_head_tied", "model_files", r"KeyError: '(?:model\.)?lm_head\.weight'", SPECIFIC + 3),
-    # a training run's sharded checkpoint (FSDP model_world_size_N_rank_M.pt, verl's
-    # global_step_N/actor) served before it was merged into Hugging Face weights
-    R("unmerged_fsdp_checkpoint", "model_files", r"(?:Cannot find any model weights with|Cannot find model weights "
-      r"at|No such file or directory|does not appear to have a file named)[^\n]*(?:global_step_\d+|"
-      r"[/\\]actor[/\\]huggingface|model_world_size_\d+_rank_\d+)", CERTAIN),
-    # bitsandbytes checkpoints saved pre-quantized (Unsloth's *-bnb-4bit, Llama-Guard INT8): vLLM 0.5.0 read a
-    # bnb quantization config only as a QLoRA adapter; later releases refuse some layouts (TP, 8-bit MoE)
-    R("bnb_prequantized_unsupported", "model_files", r"Cannot find any of \['adapter_name_or_path'\] in the model's "
-      r"quantization config|Prequant BitsAndBytes (?:\w+ )?models? with [\w ]+ (?:is|are) not supported|"
-      r"(?:pre-?quantized|prequant) (?:bitsandbytes|bnb)\b[^\n]{0,60}not supported", CERTAIN),
-    # huggingface_hub's validate_repo_id: a local path that does not exist is taken for a hub id
-    R("local_path_not_found", "model_files", r"Repo id must be in the form 'repo_name' or 'namespace/repo_name': "
-      r"'((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'|Incorrect path_or_model_id: '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'",
-      SPECIFIC + 5),
-    # vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
-    # ... and Triton, torch.compile and matplotlib under $HOME/.triton, $HOME/.config: with HOME unset or
-    # "/" (OpenShift's arbitrary UIDs) each is a dot-directory at the root, which nobody may create
-    R("cache_dir_permission", "model_files", r"(?i:Permission ?Error): \[(?i:errno|error) 13\] (?i:permission denied): "
-      r"'([^']*/\.(?:cache|config|triton|local|nv|huggingface|vllm|inductor)\b[^']*)'|"
-      r"There was a problem when trying to write in your cache folder \(([^)]*)\)", SPECIFIC + 3),
-    R("safetensors_header", "model_files", r"SafetensorError|Error while deserializing header|HeaderTooLarge|"
-      r"MetadataIncompleteBuffer|InvalidHeaderDeserialization|incomplete metadata, file not fully covered", CERTAIN),
-    R("no_weights", "model_files", r"Cannot find any model weights with|Cannot find model weights at", SPECIFIC + 3),
-    # the model's attention head size has no kernel in this backend (CPU: 32-512 in steps, GPU
-    # PagedAttention/FlashAttention lists): the model cannot be served as it is
-    R("head_size", "model_files", r"Unsupported CPU attention configuration: head_dim=(\d+)|"
-      r"Head size (\d+) is not supported", SPECIFIC + 3),
-    R("missing_file", "model_files", r"does not appear to have a file named ([\w.-]+)|No supported config format "
-      r"found in|Could not detect config format|is not a valid JSON file|Can't load (?:the )?(?:configuration|"
-      r"tokenizer|config) for|Unrecognized model in|should have a `model_type` key", SPECIFIC + 3),
-    R("hf_access", "model_files", r"GatedRepoError|Cannot access gated repo|RepositoryNotFoundError|Repository Not "
-      r"Found for url|401 Client Error|403 Client Error|Invalid repository ID or local directory|"
-      r"is not a local folder and is not a valid model identifier|We couldn't connect to 'https://huggingface\.co'|"
-      r"LocalEntryNotFoundError|OfflineModeIsEnabled|Invalid username or password", SPECIFIC),
-    R("corrupt_ckpt", "model_files", r"PytorchStreamReader failed reading zip archive|invalid load key|"
-      r"unexpected EOF, expected|failed finding central directory|Consistency check failed: file should be of size",
-      SPECIFIC),
-    R("weights_missing_file", "model_files", r"No such file or directory: '[^']*(?:\.safetensors|\.bin|\.gguf|"
-      r"config\.json|tokenizer[\w.]*)'|FileNotFoundError: .*(?:\.safetensors|config\.json|\.gguf)", SPECIFIC),
-    R("hf_network", "model_files", r"(?:MaxRetryError|ConnectionError|ConnectTimeout|ReadTimeout|"
-      r"Temporary failure in name resolution|Name or service not known|SSLError).*huggingface\.co|"
-      r"huggingface\.co.*(?:Max retries exceeded|timed out|Connection refused)|HfHubHTTPError|429 Client Error",
-      LIKELY),
-    R("weights_load", "model_files", r"Unable to load weights from|Error no file named (?:pytorch_model|model)|"
-      r"no file named (?:pytorch_model\.bin|model\.safetensors)", SPECIFIC),
-    R("disk_full", "model_files", r"No space left on device(?!.*shm)", LIKELY),
-    # ---- trust_remote_code ------------------------------------------------------------------
-    R("remote_code", "trust_remote_code", r"requires you to execute the (?:configuration|tokenizer|modeling)? ?file|"
-      r"contains custom code which must be executed|set the option [`'\"]?trust_remote_code=true|"
-      r"pass the argument [`'\"]?trust_remote_code=true", CERTAIN),
-    R("tokenizer_class", "trust_remote_code", r"Tokenizer class \w+ does not exist or is not currently imported", 55),
-    # ---- tensor parallel ---------------------------------------------------------------------
-    R("heads_div", "tensor_parallel_config", r"Total number of (?:attention|key-value|kv) heads \((\d+)\) must be "
-      r"divisible by tensor parallel size \((\d+)\)", CERTAIN),
-    R("layers_div", "tensor_parallel_config", r"Total number of hidden layers \((\d+)\) must be divisible by pipeline "
-      r"parallel size \((\d+)\)", CERTAIN),
-    R("not_divisible", "tensor_parallel_config", r"AssertionError: (\d+) is not divisible by (\d+)", SPECIFIC),
-    R("gpus_exceed", "tensor_parallel_config", r"number of required GPUs exceeds the total number of available GPUs|"
-      r"Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)|World size \((\d+)\) is larger than the "
-      r"number of available GPUs \((\d+)\)|GPUs per node is not divisible by the number of tensor parallelism|"
-      r"set tensor_parallel_size to less than max local gpu count|tensor parallel size.* greater than .*GPUs|"
-      r"Placement group bundle cannot have more than", CERTAIN),
-    R("tp_generic", "tensor_parallel_config", r"tensor[-_ ]parallel[-_ ]size\W{0,3}\d*\)?.{0,40}(?:exceeds?|is larger "
-      r"than|is greater than|cannot divide|must divide|not divisible|more than the number)", LIKELY),
-    R("invalid_ordinal", "tensor_parallel_config", r"invalid device ordinal|CUDA_VISIBLE_DEVICES.*(?:fewer|less) than",
-      LIKELY),
-    # vllm/model_executor/layers/quantization (awq.py, gptq.py create_weights; marlin_utils
-    # verify_marlin_supports_shape): a quantized layer's per-GPU slice must be a whole number of groups
-    R("quant_tp_misaligned", "tensor_parallel_config", r"input size is not aligned with the quantized weight shape|"
-      r"output size is not aligned with the quantized weight shape|"
-      r"(?:input|output)_size_per_partition = (\d+) is not divisible by (?:min_thread_[kn]|group_size) = (\d+)",
-      CERTAIN),
-    # torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
-    R("nccl_network", "tensor_parallel_config", r"Gloo connectFullMesh failed|"
-      r"gloo/transport/tcp/pair\.cc:\d+\].*(?:Connection refused|timed out|no error)", SPECIFIC),
-    # vllm/distributed/parallel_state.py initialize_model_parallel: vLLM built inside a torch.distributed
-    # world it did not start (torchrun, a trainer's colocated engine, the external_launcher backend)
-    # needs that world to be exactly TP x PP (before vLLM 0.7.3: no smaller TP groups)
-    R("external_launcher_world_size", "tensor_parallel_config", r"world_size \((\d+)\) is not equal to "
-      r"tensor_model_parallel_size \((\d+)\) x pipeline_model_parallel_size \((\d+)\)", CERTAIN),
-    # vllm/executor/ray_utils.py pins the first placement-group bundle to 'node:<driver IP>' (get_ip() or
-    # VLLM_HOST_IP); the autoscaler names that bundle infeasible when no Ray node has that address
-    R("ray_node_ip_mismatch", "tensor_parallel_config", r"(?:No available node types can fulfill|Cannot fulfill|"
-      r"infeasible)[^\n]{0,40}resource request[^\n]{0,10}\{[^}]*'node:([^']*)': 0\.001", SPECIFIC),
-    R("ep_div", "tensor_parallel_config", r"must be divisible by ep_size|n_physical_experts=\d+ must be divisible", 80),
-    # ---- multimodal ---------------------------------------------------------------------------
-    # vllm/multimodal/registry.py: the per-prompt limits were never set up in the process asking for them
-    # (V1 TP workers of vLLM 0.6.6-0.7.0 profiling the encoder budget; fixed by vLLM #12252)
-    R("mm_limits_not_initialized", "multimodal_processor", r"Cannot find `?mm_limits`? for model|"
-      r"Did you forget to call `?init_mm_limits_per_prompt", CERTAIN),
-    R("mm_apply", "multimodal_processor", r"Failed to apply \w*Processor|Failed to apply prompt replacement|"
-      r"Failed to (?:load|initialize) (?:the )?(?:image |video |multi-?modal )?processor", CERTAIN),
-    R("mm_budget", "multimodal_processor", r"Chunked MM input disabled but max_tokens_per_mm_item \((\d+)\) is larger "
-      r"than max_num_batched_tokens \((\d+)\)|max_tokens_per_mm_item \((\d+)\)", CERTAIN),
-    R("mm_placeholders", "multimodal_processor", r"Attempted to assign .* multimodal tokens to \d+ placeholders|"
-      r"multi-?modal (?:item|input)s? .*exceed|(?:You set|At most \d+).{0,80}limit[-_]mm[-_]per[-_]prompt|"
-      r"limit[-_]mm[-_]per[-_]prompt.{0,80}but found|Expected there to be \d+ prompt updates", SPECIFIC),
-    R("mm_processor_arg", "multimodal_processor", r"Received a \w*(?:Image|Video|Audio)?Processor\w* for argument "
-      r"\w*processor|Received a \w+ for argument \w+, but a .{1,120} was expected|"
-      r"got multiple values for argument '\w*(?:image|video|audio)_processor'|"
-      r"Unrecognized (?:image|video) processor", SPECIFIC),
-    R("torchcodec", "multimodal_processor", r"No module named '(?:decord|av|torchcodec|qwen_vl_utils)'|"
-      r"Could not load (?:lib)?torchcodec|torchcodec\S*.{0,60}(?:Error|failed|not found|cannot open)|"
-      r"FFmpeg (?:is )?not (?:found|installed)|lib(?:avutil|avcodec|avformat)\S*: cannot open", LIKELY),
-    R("mm_frame", "multimodal_processor", r"vllm/multimodal/(?:profiling|processing)(?:\.py|/)|_warmup_mm_processor|"
-      r"dummy_data_for_profiling|"
-      r"_get_dummy_mm_inputs|get_dummy_processor_inputs|_call_hf_processor|call_hf_processor|"
-      r"get_dummy_mm_data|_get_mm_max_tokens|profile_run.*(?:mm|multimodal)|Starting profile run for multi-modal",
-      CONTEXT, kind="frame"),
-    # ---- WSL ------------------------------------------------------------------------------------
-    R("uva", "wsl_specific", r"UVA is not available", CERTAIN),
-    # the dxg paravirtual GPU driver of WSL2 could not make a large allocation resident
-    R("wsl_make_resident", "wsl_specific", r"dxgkio_make_resident|dxgk\w*: Ioctl failed: -12", CERTAIN),
-    R("wsl_marker", "wsl_specific", r"as WSL is dete|microsoft-standard-WSL|/usr/lib/wsl/lib|WSLInterop|"
-      r"WSL_DISTRO_NAME", CONTEXT_WEAK, kind="marker"),
-    R("wsl_mnt", "wsl_specific", r"(?:model[=: ]|load model |Starting to load model |--model |model_tag[=:' ]+)['\"]?"
-      r"/mnt/[a-z]/", 50, kind="marker"),
-    # ---- ports ------------------------------------------------------------------------------
-    R("bind_in_use", "port_in_use", r"error while attempting to bind on address \(('[^']*'), (\d+)\): address "
-      r"already in use", CERTAIN),
-    R("errno98", "port_in_use", r"\[Errno (?:98|48|10048)\] (?:Address already in use|address already in use)|"
-      r"Only one usage of each socket address|WinError 10048", SPECIFIC + 5),
-    R("eaddrinuse", "port_in_use", r"EADDRINUSE|address already in use|Address in use \(addr='tcp://[^:]+:(\d+)'\)|"
-      r"ZMQError: Address (?:already )?in use", SPECIFIC),
-    R("docker_port", "port_in_use", r"Bind for [\d.:]+:(\d+) failed: port is already allocated|"
-      r"listen tcp [\d.:]*:(\d+): bind: address already in use", CERTAIN),
-    R("bind_denied", "port_in_use", r"error while attempting to bind on address \(('[^']*'), (\d+)\): "
-      r"(?:permission denied|cannot assign requested address)|\[Errno 99\] Cannot assign requested address|"
-      r"\[Errno 13\] .*bind", 75),
-    # ---- wrappers (engine_core_generic) ------------------------------------------------------
-    R("core_init_failed", "engine_core_generic", r"Engine core initialization failed(?:\. See root cause above\.)?"
-      r"(?: Failed core proc\(s\): (\{[^}]*\}))?", WRAPPER, kind="wrapper"),
-    R("engine_process_failed", "engine_core_generic", r"Engine process fail|Engine process failed to start", WRAPPER,
-      kind="wrapper"),
-    R("workerproc_failed", "engine_core_generic", r"WorkerProc initialization failed|WorkerProc failed to start|"
-      r"EngineCore failed to start|Worker failed with error", WRAPPER - 2, kind="wrapper"),
-    R("died", "engine_core_generic", r"died unexpectedly|Worker proc \S+ died|got fatal signal from worker processes|"
-      r"RayWorkerWrapper died|A worker died or was killed", WRAPPER - 1, kind="wrapper"),
-    R("engine_dead", "engine_core_generic", r"EngineDeadError|AsyncEngineDeadError|EngineCore encountered an issue|"
-      r"Task finished unexpectedly|MQLLMEngine terminated|Engine loop has died", WRAPPER - 4, kind="wrapper"),
-    R("start_frames", "engine_core_generic", r"in (?:launch_core_engines|wait_for_engine_startup|"
-      r"_wait_for_engine_startup|make_async_mp_client|build_async_engine_client(?:_from_engine_args)?|"
-      r"run_engine_core|from_vllm_config|_init_engine|from_engine_args)\b", 2, kind="wrapper"),
-    # vllm/v1/engine/core_client.py and utils.py: the engines did not report ready in time (its
-    # message once lost a space: "to sendinitial message")
-    R("ready_timeout", "engine_core_generic", r"Timed out waiting for engine core processes to start|"
-      r"longer than VLLM_ENGINE_READY_TIMEOUT_S|Engine core initialization timed out|start operation timed out|"
-      r"Timed out waiting for engines? to send\b|Timed out waiting for engines? to send ?initial message", 35,
-      kind="wrapper"),
-    # argparse: a flag this vLLM does not have (or "--flag value" passed as one argument)
-    R("unrecognized_argument", "engine_core_generic", r"error: unrecognized arguments?: (.+)$|"
-      r"error: argument [\w/-]+: invalid choice: (.+)$|error: ambiguous option: (\S+)", CERTAIN),
-    # a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
-    # version check, an engine argument the installed EngineArgs lacks (removed, or not yet added), a
-    # vllm module it imports that moved. A keyword error without a class name, and every missing vllm
-    # module, are placed by the traceback in _caller_findings (a vllm module that vLLM's own code
-    # imports and lacks is an incomplete or mixed install: vllm_install_incomplete)
-    R("wrapper_vllm_version_mismatch", "engine_core_generic", r"(?:Async)?EngineArgs\.__init__\(\) got an unexpected "
-      r"keyword argument '(\w+)'|(?:LLM|LLMEngine|AsyncLLMEngine|AsyncLLM|SamplingParams)\."
-      r"(?:__init__|from_engine_args|generate|chat)\(\) got an unexpected keyword argument '(\w+)'|"
-      r"\bvllm ?(?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)* is required for a normal functioning of this module|"
-      r"Failed to import (?:the )?(?:python )?'?vllm'? (?:module|package)|"
-      r"(?:Unsupported|Incompatible) vLLM version\b|vLLM version \S+ is not supported\b", SPECIFIC),
-    # pip's resolver naming a package that pins another vLLM: the same cause, but printed at install time
-    # and often harmless, so weaker than any error of the start itself
-    R("wrapper_vllm_version_mismatch", "engine_core_generic", r"\brequires? vllm ?(?:[<>=!~]=?|==) ?\d[^\s,]*"
-      r"[^\n]{0,40}\bbut you have vllm\b", 50, kind="context"),
-    # a tool's own version advice (TRL warns at import): context for the above, no failure by itself
-    R("wrapper_vllm_version_mismatch", "engine_core_generic", r"currently only supports vLLM versions? ", 40,
-      kind="marker"),
-    # torch.compile (Dynamo/FX/Inductor) failing on the model graph while vLLM compiles it at start
-    R("torch_compile_graph_error", "engine_core_generic", r"Tried to erase Node \w+ but it still had \d+ users in "
-      r"the graph|torch\._dynamo\.exc\.(?:Unsupported|TorchRuntimeError|InternalTorchDynamoError|UserError)\b|"
-      r"BackendCompilerFailed: backend=|torch\._inductor\.exc\.(?:InductorError|LoweringException)\b|"
-      r"Dynamo failed to run FX node", LIKELY),
-    # an AttributeError on vLLM's own layer objects while it processes the weights: the release's code
-    # paths disagree for this model or quantization (e.g. 0.8.3's input_scale, fixed in 0.8.5)
-    R("vllm_release_bug", "engine_core_generic", r"AttributeError: '(\w*(?:ParallelLinear|ReplicatedLinear|"
-      r"LinearBase|ParallelEmbedding|ParallelLMHead|FusedMoE|LinearMethod|MoEMethod)\w*)' object has no attribute "
-      r"'(\w+)'", 65),
-    # the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
-    # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
-    R("image_python_unreadable_nonroot", "engine_core_generic", r"(?:OCI runtime (?:create|exec) failed|"
-      r"runc create failed|crun:|unable to start container process)[^\n]*exec(?:utable file)?:? [\"`']?"
-      r"(?:python3?(?:\.\d+)?|vllm)[\"`']?:? (?:executable file not found in \$PATH|not found in \$PATH|"
-      r"permission denied|no such file or directory)", SPECIFIC),
-    R("systemd_failed", "engine_core_generic", r"Main process exited, code=exited, status=[1-9]|"
-      r"Failed with result 'exit-code'", 6, kind="wrapper"),
-]
-del R
+# The rules, as data read by _read_rules: one a paragraph. The first line, from the first column:
+# the rule's name, its category, its strength (CERTAIN, SPECIFIC, LIKELY, WRAPPER, CONTEXT,
+# CONTEXT_WEAK or a number, optionally +N / -N) and, for other than "error", its kind. Then the
+# pattern's alternatives, each on a line indented by four spaces (joined with "|"; matched without
+# regard to case). Lines from a "#" in the first column are comments.
+_RULE_TABLE = r"""
+# ---- GPU memory -----------------------------------------------------------------------
+kv_tokens gpu_oom CERTAIN
+    max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)
+kv_gib gpu_oom CERTAIN
+    max seq len \((\d+)\),?\s*\(?([\d.]+) GiB KV cache is needed, which is larger than the available KV cache memory \(([\d.]+) GiB\)
+kv_gib_short gpu_oom CERTAIN
+    KV cache is needed, which is larger than the available KV cache memory
+    To serve at least one request with the models?'?s? max seq len \((\d+)\)
+free_lt_util gpu_oom CERTAIN
+    Free memory on device(?: (\S+))? \(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)
+free_lt_util_short gpu_oom CERTAIN
+    is less than desired GPU memory utilization
+no_cache_blocks gpu_oom CERTAIN
+    No available memory for the cache blocks
+insufficient_kv gpu_oom SPECIFIC
+    (?:Insufficient|not enough) (?:GPU )?memory (?:for|to allocate) (?:the )?KV cache
+    estimated maximum model length is (\d+)
+neg_kv gpu_oom SPECIFIC
+    Available KV cache memory: -\d
+profiling_changed gpu_oom SPECIFIC
+    Error in memory profiling
+    other processes sharing the same container release GPU memory
+    reserved for KV Cache is -\d
+cuda_oom_generic gpu_oom SPECIFIC-5
+    (?:cuda|gpu|nccl|cublas|cudnn|device)\b[^\n]{0,80}\bout of memory
+    \bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b
+zero_blocks gpu_oom LIKELY
+    # GPU blocks: 0\b
+    GPU KV cache size: 0 tokens
+cuda_oom gpu_oom SPECIFIC+5
+    CUDA out of memory
+    OutOfMemoryError: CUDA
+    CUDA error: out of memory
+    cudaErrorMemoryAllocation
+    CUBLAS_STATUS_ALLOC_FAILED
+    HIP out of memory
+    torch\.OutOfMemoryError
+    out of memory on device
+    Tried to allocate [\d.]+ [MG]iB\. GPU
+# ---- host memory ------------------------------------------------------------------------
+oom_killer host_oom SPECIFIC+3
+    Out of memory: Kill(?:ed)? process
+    invoked oom-killer
+    oom-kill:
+    oom_reaper
+    Memory cgroup out of memory
+ray_oom host_oom SPECIFIC+3
+    Task was killed due to the node running low on memory
+    killed due to memory pressure
+    exceeds the memory usage threshold
+    ray\.exceptions\.OutOfMemoryError
+    Ray killed this worker
+enomem host_oom SPECIFIC
+    Cannot allocate memory
+    \[Errno 12\]
+    ENOMEM
+    DefaultCPUAllocator: (?:can't|not enough) (?:allocate )?memory
+    not enough memory: you tried to allocate
+    std::bad_alloc
+    ^MemoryError\b
+    cudaErrorMemoryAllocation.*(?:host|pinned)
+    unable to mmap \d+ bytes
+ray_sigkill_oom host_oom 55
+    killed by SIGKILL by OOM killer
+    OOM killer due to high memory usage
+bus_error host_oom 55
+    ^Bus error\b
+    \bBus error \(core dumped\)
+    No space left on device.*\/dev\/shm
+    shm.*(?:too small|No space left)
+# /dev/shm too small for what is put there at start: NCCL's shared-memory transport
+# (misc/shmutils.cc: one segment per peer), Ray's object store (plasma store_runner.cc checks
+# /dev/shm before it starts), torch's shared-memory tensors. Docker's default is 64 MiB, and a
+# Kubernetes pod gets it only from an emptyDir of medium Memory.
+bus_error host_oom SPECIFIC
+    Error while (?:creating|attaching to) shared memory segment\s+/dev/shm/
+    failed to extend /dev/shm/\S+ to \d+ bytes
+    System memory request exceeds memory available in /dev/shm
+    /dev/shm has only \d+ bytes available
+    (?:workers?|dataloader)\S* (?:are|is) out of shared memory
+    raise your shared memory limit
+    insufficient shared memory \(shm\)
+    unable to write to file </torch_[^>]*>: No space left
+kill_signal host_oom 30 kill
+    ^Killed\s*$
+    \bKilled\s+(?:python|vllm)
+    exit(?:ed with)? code:? ?(?:137|-9)\b
+    exitcode[=:]? ?-9\b
+    signal 9\b
+    \bSIGKILL\b
+    returned non-zero exit status -9
+    terminated by signal SIGKILL
+    was sent SIGKILL
+    killed by signal: Killed
+    status=9/KILL
+    code=killed
+    died \(-9\)
+    died, exit code:? -9\b
+    exit status -9\b
+    \bsignal: killed\b
+    Failed core proc\(s\): \{[^}]*: -9\}
+systemd_oom host_oom SPECIFIC+3
+    killed by the OOM killer
+    Failed with result 'oom-kill'
+    oom-kill event
+    OOMKilled
+    Reason:\s*OOMKilled
+# ---- CUDA / driver ----------------------------------------------------------------------
+driver_too_old cuda_driver_mismatch CERTAIN
+    NVIDIA driver on your system is too old(?: \(found version (\d+)\))?
+driver_insufficient cuda_driver_mismatch CERTAIN
+    CUDA driver version is insufficient for CUDA runtime version
+    cudaErrorInsufficientDriver
+    CUDA_ERROR_SYSTEM_DRIVER_MISMATCH
+err_804 cuda_driver_mismatch CERTAIN
+    Error 804
+    forward compatibility was attempted on non supported HW
+err_802 cuda_driver_mismatch SPECIFIC
+    Error 802
+    system not yet initialized
+# vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
+# sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
+no_gpu_visible cuda_driver_mismatch SPECIFIC
+    Failed to infer device type
+# vllm/config (_check_valid_dtype / platforms/cuda.py): bfloat16 needs compute capability 8.0
+# the same message's second half, where only the tail was pasted or kept
+dtype_unsupported_on_gpu cuda_driver_mismatch CERTAIN
+    Bfloat16 is only supported on GPUs with compute capability of at least 8\.0(?:\. Your (.+?) GPU has compute capability ([\d.]+))?
+    You can use float16 instead by explicitly setting the ?`?dtype`? flag
+# Triton and torch.compile build small C/CUDA modules at start: a compiler must be on the host
+compiler_missing cuda_driver_mismatch SPECIFIC
+    Failed to find C compiler
+    Could not find nvcc
+    nvcc: not found
+    nvcc was not found
+    CUDA_HOME environment variable is not set
+    error: command '(?:gcc|cc|c\+\+|x86_64-linux-gnu-gcc)' failed
+    gcc: (?:command )?not found
+# vllm._C links libtorch_cuda.so: a CPU-only torch installed over the CUDA one has no such library
+torch_cpu_build cuda_driver_mismatch 60
+    Torch not compiled with CUDA enabled
+    libtorch_cuda\.so: cannot open shared object file
+# vllm/model_executor/layers/quantization (QuantizationConfig.get_min_capability, checked in
+# vllm/config _verify_quantization / model_loader): the checkpoint's quantization needs a newer GPU
+quantization_unsupported cuda_driver_mismatch CERTAIN
+    The quantization method ([\w-]+) is not supported for the current GPU\.(?: Minimum capability: (\d+)\. Current capability: (\d+))?
+# vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
+# needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
+attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
+    assert is_fa_version_supported\(
+    FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)
+    Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)
+# nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode
+container_runtime_mode cuda_driver_mismatch CERTAIN
+    invoking the NVIDIA Container Runtime Hook directly
+    Using requested mode '(?:cdi|csv)'.*(?:error|not supported)
+err_803 cuda_driver_mismatch CERTAIN
+    Error 803
+    unsupported display driver / cuda driver combination
+ptx cuda_driver_mismatch CERTAIN
+    provided PTX was compiled with an unsupported toolchain
+    cudaErrorUnsupportedPtxVersion
+    CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+container_req cuda_driver_mismatch CERTAIN
+    nvidia-container-cli: requirement error: unsatisfied condition: cuda>=([\d.]+)
+no_kernel_image cuda_driver_mismatch SPECIFIC
+    no kernel image is available for execution on the device
+    sm_\d+ is not compatible with the current PyTorch installation
+cudart_missing cuda_driver_mismatch SPECIFIC
+    libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
+    libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file
+    libnvrtc\.so\.(\d+)[\d.]*: cannot open
+undefined_symbol cuda_driver_mismatch LIKELY
+    vllm/_C\S*\.so: undefined symbol
+    _C\.abi3\.so: undefined symbol
+no_driver cuda_driver_mismatch LIKELY
+    Found no NVIDIA driver on your system
+    NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver
+    libcuda\.so(?:\.1)?: cannot open shared object file
+    libcuda\.so cannot found
+    No CUDA GPUs are available
+    CUDA driver initialization failed
+    libnvidia-ml\.so(?:\.1)?: cannot open
+    NVML Shared Library Not Found
+    NVMLError_LibraryNotFound
+cuda_unknown cuda_driver_mismatch 40
+    CUDA error: unknown error
+    cudaGetDeviceCount\(\)
+# ---- Python -----------------------------------------------------------------------------
+requires_python python_version_unsupported CERTAIN
+    Requires-Python [<>=!~]
+    requires a different python version
+    requires a different Python:
+py_abi_tag python_version_unsupported SPECIFIC
+    has no wheels with a matching Python ABI tag
+    no wheels with a matching Python version
+    current Python version \([\d.]+\) does not satisfy
+numba_guard python_version_unsupported SPECIFIC
+    Cannot install on Python version [\d.]+; only versions
+    _guard_py_ver\(\)
+pyo3 python_version_unsupported SPECIFIC
+    newer than PyO3's maximum supported version
+no_dist python_version_unsupported 50
+    No matching distribution found for (?:vllm|torch|xformers|triton)\b
+    Could not find a version that satisfies the requirement (?:vllm|torch|xformers|triton)\b
+py_not_supported python_version_unsupported LIKELY
+    Python [\d.]+ is not supported
+    unsupported Python version
+    only supports Python
+    Python >= ?3\.\d+ is required
+# ---- uvloop / event loop ---------------------------------------------------------------
+no_uvloop uvloop_event_loop CERTAIN
+    No module named '?uvloop'?
+    uvloop does not support Windows
+    cannot import name '\w+' from 'uvloop'
+uvloop_build uvloop_event_loop SPECIFIC
+    Failed to build `?uvloop
+    Building wheel for uvloop.*error
+    Failed building wheel for uvloop
+    error: .*uvloop
+uvloop_patch uvloop_event_loop CERTAIN
+    Can't patch loop of type <class 'uvloop
+uvloop_attr uvloop_event_loop SPECIFIC
+    module 'uvloop' has no attribute
+no_current_loop uvloop_event_loop LIKELY
+    There is no current event loop in thread '(?!MPClientEngineMonitor)
+# vllm/entrypoints/launcher.py serve_http() installs SIGINT/SIGTERM handlers on its loop (uvloop's
+# Loop.add_signal_handler, asyncio's via signal.set_wakeup_fd) and the engine installs its own with
+# signal.signal(): each works only in the main thread, so a server or engine a wrapper starts in a
+# thread (a Ray actor's thread, a notebook or UI worker) stops here
+signal_handler_non_main_thread uvloop_event_loop CERTAIN
+    add_signal_handler\(\) can only be called(?: from the main thread|\s*$)
+    set_wakeup_fd only works in main thread
+    signal only works in main thread
+loop_running uvloop_event_loop 60
+    this event loop is already running
+    asyncio\.run\(\) cannot be called from a running event loop
+    got Future .* attached to a different loop
+# ---- model files ------------------------------------------------------------------------
+# vllm/config/model.py: a max_model_len above the model's own (config.json) limit
+max_model_len_too_large model_files CERTAIN
+    User-specified max_model_len \((\d+)\) is greater than the derived max_model_len \(([^)]*)\)
+# vllm/model_executor/models/registry.py and transformers' AutoConfig
+# vllm/model_executor/model_loader/gguf_loader.py and transformers' GGUF mapping: this release
+# cannot read a GGUF file of that architecture (the safetensors checkpoint may still load)
+gguf_architecture_unsupported model_files CERTAIN
+    GGUF model with architecture ([\w.-]+) is not supported
+    GGUF (?:model|file)s? (?:with|of) architecture ([\w.-]+) (?:is|are) not supported
+# vllm/config/model.py _verify_quantization: --quantization differs from the checkpoint's config
+quantization_mismatch model_files CERTAIN
+    Quantization method specified in the model config \(([\w-]+)\) does not match the quantization method specified in the `?quantization`? argument \(([\w-]+)\)
+# vllm/config/scheduler.py _verify_args: without chunked prefill one batch must hold a whole sequence
+batched_tokens_below_max_model_len model_files CERTAIN
+    max_num_batched_tokens \((\d+)\) is smaller than max_model_len \((\d+)\)
+# the installed transformers is newer/older than the one this vLLM's tokenizer code was written for
+transformers_incompatible model_files LIKELY
+    AttributeError: '?\w*(?:Tokenizer|Processor)\w*'? (?:object )?has no attribute '?(all_special_tokens_extended|\w+)'?
+architecture_unsupported model_files SPECIFIC+5
+    Model architectures? \[([^\]]*)\] (?:are|is) not supported for now
+    has model type `?([\w.-]+)`? but Transformers does not recognize this architecture
+    architecture \w+ is not supported yet
+# vllm/model_executor/models/registry.py: an architecture this release has no class for falls back
+# to the Transformers backend, which fails where transformers (or the backend) cannot build it
+architecture_unsupported model_files SPECIFIC+5
+    (\w+) has no vLLM implementation and the Transformers implementation is not compatible with vLLM
+    Unrecognized configuration class <class '[\w.]*?(\w+)'> for this kind of AutoModel
+    Cannot find model module\. '(\w+)' is not a registered model
+    The Transformers implementation of '?(\w+)'? is not compatible with vLLM
+# vllm/config (ModelConfig._init_multimodal_config): multimodal options for a model this release
+# does not take as multimodal: a VL architecture it does not have (or options given to a text model)
+architecture_unsupported model_files LIKELY
+    `?(limit_mm_per_prompt|mm_processor_kwargs|disable_mm_preprocessor_cache|mm_processor_cache_gb|\w*mm\w*)`? is only supported for multi-?modal models
+# vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
+# vLLM's model file cannot be imported, most often because the installed transformers lacks (or
+# has dropped) a class that file imports
+transformers_incompatible model_files 60
+    Model architectures? \[([^\]]*)\] failed to be inspected
+transformers_incompatible model_files SPECIFIC
+    cannot import name '(\w+)' from '(transformers[\w.]*)'
+    No module named '(transformers\.[\w.]+)'
+# transformers reads a .gguf path as config.json where vLLM has no GGUF loader (before mid-2024; the newest
+# releases without vllm-gguf-plugin), or where the file is no GGUF (check_gguf_file reads its magic bytes)
+gguf_unsupported model_files CERTAIN
+    (?:is not a valid JSON file|No supported config format found in|Unrecognized model in|Can't load (?:the )?(?:configuration|config|tokenizer)\b|does not appear to have a file named config\.json)[^\n]*?\.gguf\b
+    \.gguf\b[^\n]*(?:is not a valid JSON file|does not appear to have a file named config\.json|is not a directory)
+# an object-store model (s3://, gs://) reaches a Hugging Face lookup: the URI itself, or the temp
+# directory (tempfile.mkdtemp: /tmp/tmpXXXXXXXX) vLLM pulled its config files into, is validated
+# as a Hub repo id (Run:ai streamer / S3Model integration of vLLM 0.6.x-0.10.x)
+s3_uri_path_bug model_files CERTAIN
+    Repo id must be in the form 'repo_name' or 'namespace/repo_name': '((?:s3|gs|gcs|az|abfss?|oss)://[^']*|(?:/[\w.-]+)*/tmp/tmp[a-z0-9_]{8})'
+    Incorrect path_or_model_id: '((?:s3|gs|gcs|az|abfss?|oss)://[^']*)'
+# vllm/model_executor/models/utils.py AutoWeightsLoader: a checkpoint tensor the model class has no
+# place for. A top-level name is a prefix the checkpoint adds or lacks (a multimodal checkpoint's
+# language_model./visual. under a text-only architecture or the reverse, torch.compile's _orig_mod.,
+# PEFT's base_model.); a deeper name is a tensor this class (or release) does not define
+checkpoint_prefix_mismatch model_files CERTAIN
+    There is no module or parameter named '([A-Za-z_]\w*)' in (\w+)
+checkpoint_weight_name_mismatch model_files CERTAIN
+    There is no module or parameter named '(\w+(?:\.\w+)+)'(?: in (\w+))?
+# older load_weights() index params_dict[name]: with tie_word_embeddings the model has no lm_head
+# parameter, so a checkpoint that still saves lm_head.weight fails (fixed by skipping it, vLLM #6758)
+checkpoint_extra_lm_head_tied model_files SPECIFIC+3
+    KeyError: '(?:model\.)?lm_head\.weight'
+# a training run's sharded checkpoint (FSDP model_world_size_N_rank_M.pt, verl's
+# global_step_N/actor) served before it was merged into Hugging Face weights
+unmerged_fsdp_checkpoint model_files CERTAIN
+    (?:Cannot find any model weights with|Cannot find model weights at|No such file or directory|does not appear to have a file named)[^\n]*(?:global_step_\d+|[/\\]actor[/\\]huggingface|model_world_size_\d+_rank_\d+)
+# bitsandbytes checkpoints saved pre-quantized (Unsloth's *-bnb-4bit, Llama-Guard INT8): vLLM 0.5.0 read a
+# bnb quantization config only as a QLoRA adapter; later releases refuse some layouts (TP, 8-bit MoE)
+bnb_prequantized_unsupported model_files CERTAIN
+    Cannot find any of \['adapter_name_or_path'\] in the model's quantization config
+    Prequant BitsAndBytes (?:\w+ )?models? with [\w ]+ (?:is|are) not supported
+    (?:pre-?quantized|prequant) (?:bitsandbytes|bnb)\b[^\n]{0,60}not supported
+# huggingface_hub's validate_repo_id: a local path that does not exist is taken for a hub id
+local_path_not_found model_files SPECIFIC+5
+    Repo id must be in the form 'repo_name' or 'namespace/repo_name': '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
+    Incorrect path_or_model_id: '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
+# vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
+# ... and Triton, torch.compile and matplotlib under $HOME/.triton, $HOME/.config: with HOME unset or
+# "/" (OpenShift's arbitrary UIDs) each is a dot-directory at the root, which nobody may create
+cache_dir_permission model_files SPECIFIC+3
+    (?i:Permission ?Error): \[(?i:errno|error) 13\] (?i:permission denied): '([^']*/\.(?:cache|config|triton|local|nv|huggingface|vllm|inductor)\b[^']*)'
+    There was a problem when trying to write in your cache folder \(([^)]*)\)
+safetensors_header model_files CERTAIN
+    SafetensorError
+    Error while deserializing header
+    HeaderTooLarge
+    MetadataIncompleteBuffer
+    InvalidHeaderDeserialization
+    incomplete metadata, file not fully covered
+no_weights model_files SPECIFIC+3
+    Cannot find any model weights with
+    Cannot find model weights at
+# the model's attention head size has no kernel in this backend (CPU: 32-512 in steps, GPU
+# PagedAttention/FlashAttention lists): the model cannot be served as it is
+head_size model_files SPECIFIC+3
+    Unsupported CPU attention configuration: head_dim=(\d+)
+    Head size (\d+) is not supported
+missing_file model_files SPECIFIC+3
+    does not appear to have a file named ([\w.-]+)
+    No supported config format found in
+    Could not detect config format
+    is not a valid JSON file
+    Can't load (?:the )?(?:configuration|tokenizer|config) for
+    Unrecognized model in
+    should have a `model_type` key
+hf_access model_files SPECIFIC
+    GatedRepoError
+    Cannot access gated repo
+    RepositoryNotFoundError
+    Repository Not Found for url
+    401 Client Error
+    403 Client Error
+    Invalid repository ID or local directory
+    is not a local folder and is not a valid model identifier
+    We couldn't connect to 'https://huggingface\.co'
+    LocalEntryNotFoundError
+    OfflineModeIsEnabled
+    Invalid username or password
+corrupt_ckpt model_files SPECIFIC
+    PytorchStreamReader failed reading zip archive
+    invalid load key
+    unexpected EOF, expected
+    failed finding central directory
+    Consistency check failed: file should be of size
+weights_missing_file model_files SPECIFIC
+    No such file or directory: '[^']*(?:\.safetensors|\.bin|\.gguf|config\.json|tokenizer[\w.]*)'
+    FileNotFoundError: .*(?:\.safetensors|config\.json|\.gguf)
+hf_network model_files LIKELY
+    (?:MaxRetryError|ConnectionError|ConnectTimeout|ReadTimeout|Temporary failure in name resolution|Name or service not known|SSLError).*huggingface\.co
+    huggingface\.co.*(?:Max retries exceeded|timed out|Connection refused)
+    HfHubHTTPError
+    429 Client Error
+weights_load model_files SPECIFIC
+    Unable to load weights from
+    Error no file named (?:pytorch_model|model)
+    no file named (?:pytorch_model\.bin|model\.safetensors)
+disk_full model_files LIKELY
+    No space left on device(?!.*shm)
+# ---- trust_remote_code ------------------------------------------------------------------
+remote_code trust_remote_code CERTAIN
+    requires you to execute the (?:configuration|tokenizer|modeling)? ?file
+    contains custom code which must be executed
+    set the option [`'\"]?trust_remote_code=true
+    pass the argument [`'\"]?trust_remote_code=true
+tokenizer_class trust_remote_code 55
+    Tokenizer class \w+ does not exist or is not currently imported
+# ---- tensor parallel ---------------------------------------------------------------------
+heads_div tensor_parallel_config CERTAIN
+    Total number of (?:attention|key-value|kv) heads \((\d+)\) must be divisible by tensor parallel size \((\d+)\)
+layers_div tensor_parallel_config CERTAIN
+    Total number of hidden layers \((\d+)\) must be divisible by pipeline parallel size \((\d+)\)
+not_divisible tensor_parallel_config SPECIFIC
+    AssertionError: (\d+) is not divisible by (\d+)
+gpus_exceed tensor_parallel_config CERTAIN
+    number of required GPUs exceeds the total number of available GPUs
+    Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)
+    World size \((\d+)\) is larger than the number of available GPUs \((\d+)\)
+    GPUs per node is not divisible by the number of tensor parallelism
+    set tensor_parallel_size to less than max local gpu count
+    tensor parallel size.* greater than .*GPUs
+    Placement group bundle cannot have more than
+tp_generic tensor_parallel_config LIKELY
+    tensor[-_ ]parallel[-_ ]size\W{0,3}\d*\)?.{0,40}(?:exceeds?|is larger than|is greater than|cannot divide|must divide|not divisible|more than the number)
+invalid_ordinal tensor_parallel_config LIKELY
+    invalid device ordinal
+    CUDA_VISIBLE_DEVICES.*(?:fewer|less) than
+# vllm/model_executor/layers/quantization (awq.py, gptq.py create_weights; marlin_utils
+# verify_marlin_supports_shape): a quantized layer's per-GPU slice must be a whole number of groups
+quant_tp_misaligned tensor_parallel_config CERTAIN
+    input size is not aligned with the quantized weight shape
+    output size is not aligned with the quantized weight shape
+    (?:input|output)_size_per_partition = (\d+) is not divisible by (?:min_thread_[kn]|group_size) = (\d+)
+# torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
+nccl_network tensor_parallel_config SPECIFIC
+    Gloo connectFullMesh failed
+    gloo/transport/tcp/pair\.cc:\d+\].*(?:Connection refused|timed out|no error)
+# vllm/distributed/parallel_state.py initialize_model_parallel: vLLM built inside a torch.distributed
+# world it did not start (torchrun, a trainer's colocated engine, the external_launcher backend)
+# needs that world to be exactly TP x PP (before vLLM 0.7.3: no smaller TP groups)
+external_launcher_world_size tensor_parallel_config CERTAIN
+    world_size \((\d+)\) is not equal to tensor_model_parallel_size \((\d+)\) x pipeline_model_parallel_size \((\d+)\)
+# vllm/executor/ray_utils.py pins the first placement-group bundle to 'node:<driver IP>' (get_ip() or
+# VLLM_HOST_IP); the autoscaler names that bundle infeasible when no Ray node has that address
+ray_node_ip_mismatch tensor_parallel_config SPECIFIC
+    (?:No available node types can fulfill|Cannot fulfill|infeasible)[^\n]{0,40}resource request[^\n]{0,10}\{[^}]*'node:([^']*)': 0\.001
+ep_div tensor_parallel_config 80
+    must be divisible by ep_size
+    n_physical_experts=\d+ must be divisible
+# ---- multimodal ---------------------------------------------------------------------------
+# vllm/multimodal/registry.py: the per-prompt limits were never set up in the process asking for them
+# (V1 TP workers of vLLM 0.6.6-0.7.0 profiling the encoder budget; fixed by vLLM #12252)
+mm_limits_not_initialized multimodal_processor CERTAIN
+    Cannot find `?mm_limits`? for model
+    Did you forget to call `?init_mm_limits_per_prompt
+mm_apply multimodal_processor CERTAIN
+    Failed to apply \w*Processor
+    Failed to apply prompt replacement
+    Failed to (?:load|initialize) (?:the )?(?:image |video |multi-?modal )?processor
+mm_budget multimodal_processor CERTAIN
+    Chunked MM input disabled but max_tokens_per_mm_item \((\d+)\) is larger than max_num_batched_tokens \((\d+)\)
+    max_tokens_per_mm_item \((\d+)\)
+mm_placeholders multimodal_processor SPECIFIC
+    Attempted to assign .* multimodal tokens to \d+ placeholders
+    multi-?modal (?:item|input)s? .*exceed
+    (?:You set|At most \d+).{0,80}limit[-_]mm[-_]per[-_]prompt
+    limit[-_]mm[-_]per[-_]prompt.{0,80}but found
+    Expected there to be \d+ prompt updates
+mm_processor_arg multimodal_processor SPECIFIC
+    Received a \w*(?:Image|Video|Audio)?Processor\w* for argument \w*processor
+    Received a \w+ for argument \w+, but a .{1,120} was expected
+    got multiple values for argument '\w*(?:image|video|audio)_processor'
+    Unrecognized (?:image|video) processor
+torchcodec multimodal_processor LIKELY
+    No module named '(?:decord|av|torchcodec|qwen_vl_utils)'
+    Could not load (?:lib)?torchcodec
+    torchcodec\S*.{0,60}(?:Error|failed|not found|cannot open)
+    FFmpeg (?:is )?not (?:found|installed)
+    lib(?:avutil|avcodec|avformat)\S*: cannot open
+mm_frame multimodal_processor CONTEXT frame
+    vllm/multimodal/(?:profiling|processing)(?:\.py|/)
+    _warmup_mm_processor
+    dummy_data_for_profiling
+    _get_dummy_mm_inputs
+    get_dummy_processor_inputs
+    _call_hf_processor
+    call_hf_processor
+    get_dummy_mm_data
+    _get_mm_max_tokens
+    profile_run.*(?:mm|multimodal)
+    Starting profile run for multi-modal
+# ---- WSL ------------------------------------------------------------------------------------
+uva wsl_specific CERTAIN
+    UVA is not available
+# the dxg paravirtual GPU driver of WSL2 could not make a large allocation resident
+wsl_make_resident wsl_specific CERTAIN
+    dxgkio_make_resident
+    dxgk\w*: Ioctl failed: -12
+wsl_marker wsl_specific CONTEXT_WEAK marker
+    as WSL is dete
+    microsoft-standard-WSL
+    /usr/lib/wsl/lib
+    WSLInterop
+    WSL_DISTRO_NAME
+wsl_mnt wsl_specific 50 marker
+    (?:model[=: ]|load model |Starting to load model |--model |model_tag[=:' ]+)['\"]?/mnt/[a-z]/
+# ---- ports ------------------------------------------------------------------------------
+bind_in_use port_in_use CERTAIN
+    error while attempting to bind on address \(('[^']*'), (\d+)\): address already in use
+errno98 port_in_use SPECIFIC+5
+    \[Errno (?:98|48|10048)\] (?:Address already in use|address already in use)
+    Only one usage of each socket address
+    WinError 10048
+eaddrinuse port_in_use SPECIFIC
+    EADDRINUSE
+    address already in use
+    Address in use \(addr='tcp://[^:]+:(\d+)'\)
+    ZMQError: Address (?:already )?in use
+docker_port port_in_use CERTAIN
+    Bind for [\d.:]+:(\d+) failed: port is already allocated
+    listen tcp [\d.:]*:(\d+): bind: address already in use
+bind_denied port_in_use 75
+    error while attempting to bind on address \(('[^']*'), (\d+)\): (?:permission denied|cannot assign requested address)
+    \[Errno 99\] Cannot assign requested address
+    \[Errno 13\] .*bind
+# ---- wrappers (engine_core_generic) ------------------------------------------------------
+core_init_failed engine_core_generic WRAPPER wrapper
+    Engine core initialization failed(?:\. See root cause above\.)?(?: Failed core proc\(s\): (\{[^}]*\}))?
+engine_process_failed engine_core_generic WRAPPER wrapper
+    Engine process fail
+    Engine process failed to start
+workerproc_failed engine_core_generic WRAPPER-2 wrapper
+    WorkerProc initialization failed
+    WorkerProc failed to start
+    EngineCore failed to start
+    Worker failed with error
+died engine_core_generic WRAPPER-1 wrapper
+    died unexpectedly
+    Worker proc \S+ died
+    got fatal signal from worker processes
+    RayWorkerWrapper died
+    A worker died or was killed
+engine_dead engine_core_generic WRAPPER-4 wrapper
+    EngineDeadError
+    AsyncEngineDeadError
+    EngineCore encountered an issue
+    Task finished unexpectedly
+    MQLLMEngine terminated
+    Engine loop has died
+start_frames engine_core_generic 2 wrapper
+    in (?:launch_core_engines|wait_for_engine_startup|_wait_for_engine_startup|make_async_mp_client|build_async_engine_client(?:_from_engine_args)?|run_engine_core|from_vllm_config|_init_engine|from_engine_args)\b
+# vllm/v1/engine/core_client.py and utils.py: the engines did not report ready in time (its
+# message once lost a space: "to sendinitial message")
+ready_timeout engine_core_generic 35 wrapper
+    Timed out waiting for engine core processes to start
+    longer than VLLM_ENGINE_READY_TIMEOUT_S
+    Engine core initialization timed out
+    start operation timed out
+    Timed out waiting for engines? to send\b
+    Timed out waiting for engines? to send ?initial message
+# argparse: a flag this vLLM does not have (or "--flag value" passed as one argument)
+unrecognized_argument engine_core_generic CERTAIN
+    error: unrecognized arguments?: (.+)$
+    error: argument [\w/-]+: invalid choice: (.+)$
+    error: ambiguous option: (\S+)
+# a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
+# version check, an engine argument the installed EngineArgs lacks (removed, or not yet added), a
+# vllm module it imports that moved. A keyword error without a class name, and every missing vllm
+# module, are placed by the traceback in _caller_findings (a vllm module that vLLM's own code
+# imports and lacks is an incomplete or mixed install: vllm_install_incomplete)
+wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
+    (?:Async)?EngineArgs\.__init__\(\) got an unexpected keyword argument '(\w+)'
+    (?:LLM|LLMEngine|AsyncLLMEngine|AsyncLLM|SamplingParams)\.(?:__init__|from_engine_args|generate|chat)\(\) got an unexpected keyword argument '(\w+)'
+    \bvllm ?(?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)* is required for a normal functioning of this module
+    Failed to import (?:the )?(?:python )?'?vllm'? (?:module|package)
+    (?:Unsupported|Incompatible) vLLM version\b
+    vLLM version \S+ is not supported\b
+# pip's resolver naming a package that pins another vLLM: the same cause, but printed at install time
+# and often harmless, so weaker than any error of the start itself
+wrapper_vllm_version_mismatch engine_core_generic 50 context
+    \brequires? vllm ?(?:[<>=!~]=?|==) ?\d[^\s,]*[^\n]{0,40}\bbut you have vllm\b
+# a tool's own version advice (TRL warns at import): context for the above, no failure by itself
+wrapper_vllm_version_mismatch engine_core_generic 40 marker
+    currently only supports vLLM versions?[ ]
+# torch.compile (Dynamo/FX/Inductor) failing on the model graph while vLLM compiles it at start
+torch_compile_graph_error engine_core_generic LIKELY
+    Tried to erase Node \w+ but it still had \d+ users in the graph
+    torch\._dynamo\.exc\.(?:Unsupported|TorchRuntimeError|InternalTorchDynamoError|UserError)\b
+    BackendCompilerFailed: backend=
+    torch\._inductor\.exc\.(?:InductorError|LoweringException)\b
+    Dynamo failed to run FX node
+# an AttributeError on vLLM's own layer objects while it processes the weights: the release's code
+# paths disagree for this model or quantization (e.g. 0.8.3's input_scale, fixed in 0.8.5)
+vllm_release_bug engine_core_generic 65
+    AttributeError: '(\w*(?:ParallelLinear|ReplicatedLinear|LinearBase|ParallelEmbedding|ParallelLMHead|FusedMoE|LinearMethod|MoEMethod)\w*)' object has no attribute '(\w+)'
+# the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
+# runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
+image_python_unreadable_nonroot engine_core_generic SPECIFIC
+    (?:OCI runtime (?:create|exec) failed|runc create failed|crun:|unable to start container process)[^\n]*exec(?:utable file)?:? [\"`']?(?:python3?(?:\.\d+)?|vllm)[\"`']?:? (?:executable file not found in \$PATH|not found in \$PATH|permission denied|no such file or directory)
+systemd_failed engine_core_generic 6 wrapper
+    Main process exited, code=exited, status=[1-9]
+    Failed with result 'exit-code'
+"""
+_STRENGTHS = {"CERTAIN": CERTAIN, "SPECIFIC": SPECIFIC, "LIKELY": LIKELY, "WRAPPER": WRAPPER,
+              "CONTEXT": CONTEXT, "CONTEXT_WEAK": CONTEXT_WEAK}
+
+
+def _strength(text):
+    """'SPECIFIC+3' -> 88, 'WRAPPER-2' -> 10, '55' -> 55."""
+    match = re.match(r"^([A-Z_]+)?([+-]?\d+)?$", text)
+    if not match or not any(match.groups()):
+        raise ValueError("rule strength %r" % text)
+    return (_STRENGTHS[match.group(1)] if match.group(1) else 0) + int(match.group(2) or 0)
+
+
+def _paragraphs(table):
+    """[(head, lines)] of a table written as _RULE_TABLE is: the words of each paragraph's first
+    line, and its other lines without their four spaces of indent; "#" lines and blank ones skipped."""
+    out = []
+    for line in table.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith("    "):
+            out[-1][1].append(line[4:])
+        else:
+            out.append((line.split(), []))
+    return out
+
+
+def _read_rules(table):
+    """[Rule] of a table written as _RULE_TABLE is."""
+    return [Rule(head[0], head[1], "|".join(alts), _strength(head[2]), *head[3:])
+            for head, alts in _paragraphs(table)]
+
+
+RULES = _read_rules(_RULE_TABLE)
 
 _CODE_LINE_RE = re.compile(r"^(?:raise |return |assert |if |elif |except |f?[\"'])|^[\w.]+\s*=\s*")
 _EXCEPTION_RE = re.compile(r"^(?:[A-Za-z_][\w]*\.)*([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure))\b:?\s*(.*)$")
 _FRAME_RE = re.compile(r'^(?:File "[^"]+", line \d+|File [^\s,]+:\d+, in |-> \d+ |\d+ )')
-_MEMORY_PHASE_RE = re.compile(r"Loading (?:safetensors|pt) checkpoint shards|Loading model weights|"
-                              r"Loading weights took|"
-                              r"CPU blocks|Starting to load model|safetensors_weights_iterator|load_model|"
-                              r"Memory profiling|swap_space|cpu_offload|torch\.compile|Compiling|Capturing CUDA graph|"
-                              r"tensor_parallel_size=[2-9]|Initializing an? .*LLM engine|weight_utils", re.I)
-_OOM_WORD_RE = re.compile(r"\boom\b|out of memory|oom[-_ ]?kill|memory pressure|low on memory", re.I)
-_SHUTDOWN_TRIGGER_RE = re.compile(r"^Shutting down\s*$|Received (?:SIGTERM|SIGINT|signal \d+|"
-                                  r"shutdown signal)|\bSIGTERM\b received|KeyboardInterrupt|^Terminated\s*$|"
-                                  r"Stopping vllm(?:\.service)?|Stopped vllm(?:\.service)?|"
-                                  r"Finished server process|Shutting down (?:API )?server|"
-                                  r"caught signal (?:15|2)\b|shutdown requested", re.I)
-_NCCL_RE = re.compile(r"NCCL error|ncclSystemError|ncclUnhandledCudaError|unhandled system error|"
-                      r"ProcessGroupNCCL.*(?:error|failed)|custom_all_reduce.*(?:invalid|failed)|p2p", re.I)
+# What some log lines say, as data (a paragraph each, as in _RULE_TABLE: a name, then the
+# alternatives a line each; matched without regard to case).
+_LOG_WORDS = dict((head[0], re.compile("|".join(alts), re.I)) for head, alts in _paragraphs(r"""
+memory_phase
+    Loading (?:safetensors|pt) checkpoint shards
+    Loading model weights
+    Loading weights took
+    CPU blocks
+    Starting to load model
+    safetensors_weights_iterator
+    load_model
+    Memory profiling
+    swap_space
+    cpu_offload
+    torch\.compile
+    Compiling
+    Capturing CUDA graph
+    tensor_parallel_size=[2-9]
+    Initializing an? .*LLM engine
+    weight_utils
+oom_word
+    \boom\b
+    out of memory
+    oom[-_ ]?kill
+    memory pressure
+    low on memory
+shutdown_trigger
+    ^Shutting down\s*$
+    Received (?:SIGTERM|SIGINT|signal \d+|shutdown signal)
+    \bSIGTERM\b received
+    KeyboardInterrupt
+    ^Terminated\s*$
+    Stopping vllm(?:\.service)?
+    Stopped vllm(?:\.service)?
+    Finished server process
+    Shutting down (?:API )?server
+    caught signal (?:15|2)\b
+    shutdown requested
+nccl
+    NCCL error
+    ncclSystemError
+    ncclUnhandledCudaError
+    unhandled system error
+    ProcessGroupNCCL.*(?:error|failed)
+    custom_all_reduce.*(?:invalid|failed)
+    p2p
+"""))
+_MEMORY_PHASE_RE = _LOG_WORDS["memory_phase"]
+_OOM_WORD_RE = _LOG_WORDS["oom_word"]
+_SHUTDOWN_TRIGGER_RE = _LOG_WORDS["shutdown_trigger"]
+_NCCL_RE = _LOG_WORDS["nccl"]
 
 
 class Finding(object):
@@ -977,13 +1255,21 @@ def _match_rules(lines):
     return findings
 
 
+def _exception_lines(lines, skip=(), ignore=None):
+    """(line, match) of each exception line ("ValueError: ...", not a raise or except statement) of
+    ``lines`` whose index is not in ``skip`` and whose text ``ignore`` (a regex's search or match)
+    does not pass over."""
+    for line in lines:
+        if line.idx in skip:
+            continue
+        match = _EXCEPTION_RE.match(line.text)
+        if match and not line.text.startswith(("raise ", "except ")) and not (ignore and ignore(line.text)):
+            yield line, match
+
+
 def _exception_after(lines, start, limit=60):
     """First exception line at or after ``start`` within ``limit`` lines (skipping frames/code)."""
-    for line in lines[start:start + limit]:
-        match = _EXCEPTION_RE.match(line.text)
-        if match and not line.text.startswith(("raise ", "except ")):
-            return line
-    return None
+    return next((line for line, _match in _exception_lines(lines[start:start + limit])), None)
 
 
 def _adjust(findings, lines, facts, live):
@@ -1030,12 +1316,7 @@ def _adjust(findings, lines, facts, live):
     out.extend(_caller_findings(lines, out))
 
     # Where an otherwise unrecognised exception was raised says what it is about.
-    for line in lines:
-        if line.idx in specific_idx:
-            continue
-        match = _EXCEPTION_RE.match(line.text)
-        if not match or line.text.startswith(("raise ", "except ")) or _EXC_WRAPPER_RE.search(line.text):
-            continue
+    for line, _match in _exception_lines(lines, specific_idx, _EXC_WRAPPER_RE.search):
         frame = _raising_frame(lines, line.idx)
         if frame is None:
             continue
@@ -1483,17 +1764,6 @@ def _fix_cuda(finding, facts, live, lines):
                     " (it needs compute capability %s.%s, the GPU has %s.%s)" % (
                         need[:-1], need[-1], match.group(3)[:-1], match.group(3)[-1])
                     if need and match.group(3) else ""))
-    if finding.rule == "attention_backend_unsupported":
-        return ("The FlashAttention backend vLLM picked does not run on this GPU (FlashAttention needs compute "
-                "capability 8.0, Ampere or newer; V100/T4 are older). Choose another backend in vllm_service_env: "
-                "{VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases), or, on old "
-                "releases, {VLLM_USE_V1: \"0\"}; a vllm_install_version that selects a backend for this GPU also "
-                "fixes it.")
-    if finding.rule == "container_runtime_mode":
-        return ("The NVIDIA Container Toolkit runs in CDI mode and refuses `docker --gpus`. Start the container "
-                "with --runtime=nvidia (or --device nvidia.com/gpu=all with CDI specs from `nvidia-ctk cdi "
-                "generate`), or set the toolkit's mode back to legacy in /etc/nvidia-container-runtime/config.toml."
-                " Check with `docker run --rm --runtime=nvidia ... nvidia-smi` before starting vLLM.")
     if finding.rule == "dtype_unsupported_on_gpu":
         gpu = finding.match.group(1) if finding.match and finding.match.group(1) else "this GPU"
         cap = (" (compute capability %s)" % finding.match.group(2)) if finding.match and finding.match.group(2) else ""
@@ -1592,12 +1862,6 @@ def _fix_python(finding, facts, live, lines):
 
 
 def _fix_uvloop(finding, facts, live, lines):
-    if finding.rule == "signal_handler_non_main_thread":
-        return ("vLLM's server or engine was started outside the main thread (a wrapper ran serve_http or LLM() "
-                "in a thread: a Ray actor's thread, a notebook, a UI worker), and signal handlers can only be "
-                "installed from the main thread. Run vLLM as its own process, as this project's vllm service does "
-                "(vllm_service_options), or have the wrapper start it in its main thread or a subprocess (or start "
-                "uvicorn directly without vLLM's signal handling); a wrapper release that does so fixes it.")
     if finding.rule in ("no_uvloop", "uvloop_build") and (facts["windows"] or finding.rule == "no_uvloop"):
         if facts["windows"]:
             return ("vLLM imports uvloop, which does not run on native Windows. Run vLLM inside WSL2 (this project's "
@@ -1607,9 +1871,6 @@ def _fix_uvloop(finding, facts, live, lines):
     if finding.rule == "uvloop_build":
         return ("uvloop could not be built for this Python (%s). Use a Python with uvloop wheels: "
                 "vllm_python_version: \"3.12\"." % (facts.get("python") or "unknown"))
-    if finding.rule == "uvloop_patch":
-        return ("Something calls nest_asyncio.apply() inside vLLM's uvloop event loop. Remove nest_asyncio from the "
-                "server process (it cannot patch uvloop); run vLLM as its own service.")
     return ("Event-loop conflict between uvloop and the calling code (uvloop 0.22 changed get_event_loop). Pin "
             "uvloop==0.21.0 in vLLM's venv or upgrade vllm_install_version; do not start vLLM inside a running loop "
             "(Jupyter, nest_asyncio). vLLM has no --disable-uvloop flag.")
@@ -1735,13 +1996,6 @@ def _fix_model_cause(finding, text, where):
                 "(vLLM 0.11 or newer) with load_format: runai_streamer in vllm_service_options and an "
                 "s3://bucket/dir/ URI ending in a slash, or download the model to local storage and serve that "
                 "directory (vllm_model_source)." % path)
-    if finding.rule == "gguf_unsupported":
-        return ("The model path is a .gguf file that this vLLM read as a config.json: it has no GGUF loader (releases "
-                "from before GGUF support came in mid-2024, and the newest ones unless the vllm-gguf-plugin package is "
-                "installed in the service venv). Use a vllm_install_version with GGUF support (single-file GGUF, with "
-                "tokenizer set to the base model in vllm_service_options), or serve the original safetensors or an "
-                "AWQ/GPTQ/FP8 checkpoint (vllm_model_source); where GGUF is supported the file is not a valid GGUF "
-                "(an incomplete download: check its size and that it starts with the bytes 'GGUF').")
     if finding.rule == "bnb_prequantized_unsupported":
         return ("The checkpoint%s is saved pre-quantized with bitsandbytes (e.g. Unsloth's *-bnb-4bit, an INT8 "
                 "export), which this vLLM release cannot load in this setup (vLLM 0.5.0 read a bnb config only as a "
@@ -1750,18 +2004,9 @@ def _fix_model_cause(finding, text, where):
                 "via vllm_model_source, optionally with quantization: bitsandbytes in vllm_service_options; or "
                 "use a newer vllm_install_version, and pipeline_parallel_size instead of tensor_parallel_size."
                 % where)
-    if finding.rule == "local_path_not_found":
-        path = match.group(1) or match.group(2)
-        return ("The model path %s does not exist where vLLM runs, so it was taken for a Hugging Face id. Point "
-                "vllm_model_source at an existing local directory holding config.json (an absolute path, no ~; "
-                "in a container the path inside it), or use a hub id (namespace/name)."
-                % path)
-    if finding.rule == "cache_dir_permission":
-        path = match.group(1) or match.group(2)
-        return ("vLLM's user cannot write its cache directory %s (HOME unset or not writable, or a root-owned "
-                "mount). Give the service user (vllm_service_user) a writable home, or set vllm_service_env: "
-                "{HOME: ..., HF_HOME: ..., VLLM_CACHE_ROOT: ..., XDG_CACHE_HOME: ...} to a directory it owns; "
-                "in a container chown the mounted parent directory." % path)
+    template = _PATH_FIXES.get(("model_files", finding.rule))
+    if template:  # the path is the pattern's first group or its second
+        return template % (match.group(1) or match.group(2))
     return None
 
 
@@ -1852,11 +2097,6 @@ def _fix_tp(finding, facts, live, lines):
                 "unquantized/differently grouped checkpoint (vllm_model_source); for Marlin kernels "
                 "quantization: gptq in vllm_service_options may load it."
                 % (" %d" % tp if tp else "", _fmt_opt(tensor_parallel_size=max(1, (tp or 2) // 2))))
-    if finding.rule == "nccl_network":
-        return ("The ranks of the distributed group could not connect (Gloo over TCP): the interface picked "
-                "is not reachable from the other nodes. Set vllm_service_env: {GLOO_SOCKET_IFNAME: <nic>, "
-                "NCCL_SOCKET_IFNAME: <nic>} to the interface the nodes share, and open the ports between them; "
-                "on one host, use tensor_parallel_size without Ray.")
     match = re.search(r"\((\d+)\) must be divisible by (?:tensor|pipeline) parallel size \((\d+)\)", text)
     if not match:
         match = re.search(r"(\d+) is not divisible by (\d+)", text)
@@ -1882,11 +2122,6 @@ def _fix_tp(finding, facts, live, lines):
 
 def _fix_mm(finding, facts, live, lines):
     text = finding.line.text
-    if finding.rule == "mm_limits_not_initialized":
-        return ("vLLM's worker processes profiled the multimodal encoder without the per-prompt multimodal limits "
-                "having been set up in them (a bug of vLLM 0.6.6-0.7.0's V1 engine with tensor parallelism, fixed "
-                "in later releases). Upgrade vllm_install_version; meanwhile run with tensor_parallel_size 1 or the "
-                "V0 engine (vllm_service_env {VLLM_USE_V1: \"0\"}).")
     match = re.search(r"max_tokens_per_mm_item \((\d+)\)(?: is larger than max_num_batched_tokens \((\d+)\))?", text)
     if match:
         need = int(match.group(1))
@@ -1920,26 +2155,10 @@ def _fix_mm(finding, facts, live, lines):
 
 
 def _fix_wsl(finding, facts, live, lines):
-    if finding.rule == "wsl_make_resident":
-        return ("WSL2's GPU driver (dxg) could not make a large allocation resident (the Windows side ran out "
-                "of GPU or shared memory). Lower vllm_service_options.gpu_memory_utilization, close GPU users on "
-                "Windows, give WSL more memory (vllm_wsl_memory, vllm_wsl_swap), and update the Windows NVIDIA "
-                "driver; enforce_eager: true in vllm_service_options avoids large graph buffers.")
-    if finding.rule == "uva":
-        return ("WSL2 disables pinned memory, so UVA is unavailable and the V2 model runner cannot start. Set "
-                "vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: \"1\"} (WSL kernel >= 4.19.121), or "
-                "{VLLM_USE_V2_MODEL_RUNNER: \"0\"}.")
-    if finding.rule == "wsl_mnt":
-        return ("The model is read from a Windows drive (/mnt/...) over 9p, which is very slow under WSL and can "
-                "time out the start. Put the model on the distro's ext4 filesystem (vllm_model_source) and raise "
-                "VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env meanwhile.")
     if finding.rule in ("wsl_nccl", "wsl_multi_gpu"):
         return ("Multi-GPU communication (NCCL P2P/custom all-reduce) is limited under WSL2. Use one GPU "
                 "(%s) or set vllm_service_env: {NCCL_P2P_DISABLE: \"1\"} and disable_custom_all_reduce: true."
                 % _fmt_opt(tensor_parallel_size=1))
-    if finding.rule == "wsl_pinned":
-        return ("Pinned host memory is limited under WSL2. Set vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: \"1\"} "
-                "or avoid cpu_offload_gb/swap in vllm_service_options.")
     if finding.rule in ("no_driver", "cuda_unknown"):
         return ("CUDA under WSL2 failed to reach the Windows driver. Update the Windows NVIDIA driver and WSL "
                 "(`wsl --update`), make sure /usr/lib/wsl/lib is on the library path, never install a Linux driver "
@@ -1992,24 +2211,9 @@ def _fix_generic(finding, facts, live, lines):
     if re.search(r"Failed core proc\(s\): \{\}", text):
         extra = (" The empty {} means the engine process was killed by a signal, often the kernel OOM killer: "
                  "run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'.")
-    if finding.rule == "kill_signal":
-        return ("The server was killed by SIGKILL and the log names no cause. The usual killer is the kernel OOM "
-                "killer: run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'; if it is, "
-                "add RAM/swap (vllm_wsl_memory/vllm_wsl_swap on WSL) or load a smaller model.")
     fixed = _fix_generic_cause(finding, facts, text)
     if fixed:
         return fixed
-    if finding.rule == "start_frames":
-        return ("The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it "
-                "was cut short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set "
-                "vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun.")
-    if finding.rule == "ready_timeout":
-        return ("The engine did not become ready in time (the API server stops waiting for the engine cores' "
-                "first message; a long warm-up such as DeepGEMM or torch.compile on a large model, or a slow model "
-                "load, outlasts it). Raise VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env (default 600; releases "
-                "before it was configurable need a newer vllm_install_version), keep the model on local ext4, skip "
-                "video profiling for VL models (limit_mm_per_prompt video 0), and raise vllm_service_ready_timeout "
-                "to match. If an engine core died instead, its own error is earlier in the log.")
     return ("Only vLLM's wrapper error is visible; the real cause was printed earlier by the EngineCore/worker "
             "process or not at all.%s Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), "
             "set vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun." % extra)
@@ -2060,16 +2264,109 @@ def _fix_generic_cause(finding, facts, text):
                 "0.8.3's input_scale, fixed in 0.8.5). Move vllm_install_version to a newer patch release; "
                 "meanwhile a checkpoint without that quantization (vllm_model_source) or another quantization "
                 "option may load." % (layer, attr))
-    if finding.rule == "image_python_unreadable_nonroot":
-        return ("The container runtime could not start the image's Python: it is not on PATH, or not readable for "
-                "the user the container runs as (an image whose venv links to a uv-managed Python under /root, run "
-                "with a non-root uid by Kubernetes/OpenShift or a Helm chart). Run the container as the image's "
-                "user, use an image whose Python lives outside /root (vLLM's CUDA images since 0.8.2), or rebuild "
-                "it with the interpreter installed system-wide; or install vLLM on the host with this project "
-                "(vllm_install_version, vllm_install_backend).")
     return None
 
 
+# The fixes that take nothing from the log, as data: a paragraph each, "category rule" from the
+# first column, then the text (its lines joined with a space). Looked up before the category's
+# fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
+_FIXED_TABLE = r"""
+cuda_driver_mismatch attention_backend_unsupported
+    The FlashAttention backend vLLM picked does not run on this GPU (FlashAttention needs compute
+    capability 8.0, Ampere or newer; V100/T4 are older). Choose another backend in vllm_service_env:
+    {VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases), or, on old
+    releases, {VLLM_USE_V1: "0"}; a vllm_install_version that selects a backend for this GPU also fixes
+    it.
+cuda_driver_mismatch container_runtime_mode
+    The NVIDIA Container Toolkit runs in CDI mode and refuses `docker --gpus`. Start the container with
+    --runtime=nvidia (or --device nvidia.com/gpu=all with CDI specs from `nvidia-ctk cdi generate`), or
+    set the toolkit's mode back to legacy in /etc/nvidia-container-runtime/config.toml. Check with
+    `docker run --rm --runtime=nvidia ... nvidia-smi` before starting vLLM.
+uvloop_event_loop signal_handler_non_main_thread
+    vLLM's server or engine was started outside the main thread (a wrapper ran serve_http or LLM() in a
+    thread: a Ray actor's thread, a notebook, a UI worker), and signal handlers can only be installed
+    from the main thread. Run vLLM as its own process, as this project's vllm service does
+    (vllm_service_options), or have the wrapper start it in its main thread or a subprocess (or start
+    uvicorn directly without vLLM's signal handling); a wrapper release that does so fixes it.
+uvloop_event_loop uvloop_patch
+    Something calls nest_asyncio.apply() inside vLLM's uvloop event loop. Remove nest_asyncio from the
+    server process (it cannot patch uvloop); run vLLM as its own service.
+model_files gguf_unsupported
+    The model path is a .gguf file that this vLLM read as a config.json: it has no GGUF loader (releases
+    from before GGUF support came in mid-2024, and the newest ones unless the vllm-gguf-plugin package
+    is installed in the service venv). Use a vllm_install_version with GGUF support (single-file GGUF,
+    with tokenizer set to the base model in vllm_service_options), or serve the original safetensors or
+    an AWQ/GPTQ/FP8 checkpoint (vllm_model_source); where GGUF is supported the file is not a valid GGUF
+    (an incomplete download: check its size and that it starts with the bytes 'GGUF').
+tensor_parallel_config nccl_network
+    The ranks of the distributed group could not connect (Gloo over TCP): the interface picked is not
+    reachable from the other nodes. Set vllm_service_env: {GLOO_SOCKET_IFNAME: <nic>,
+    NCCL_SOCKET_IFNAME: <nic>} to the interface the nodes share, and open the ports between them; on one
+    host, use tensor_parallel_size without Ray.
+multimodal_processor mm_limits_not_initialized
+    vLLM's worker processes profiled the multimodal encoder without the per-prompt multimodal limits
+    having been set up in them (a bug of vLLM 0.6.6-0.7.0's V1 engine with tensor parallelism, fixed in
+    later releases). Upgrade vllm_install_version; meanwhile run with tensor_parallel_size 1 or the V0
+    engine (vllm_service_env {VLLM_USE_V1: "0"}).
+wsl_specific wsl_make_resident
+    WSL2's GPU driver (dxg) could not make a large allocation resident (the Windows side ran out of GPU
+    or shared memory). Lower vllm_service_options.gpu_memory_utilization, close GPU users on Windows,
+    give WSL more memory (vllm_wsl_memory, vllm_wsl_swap), and update the Windows NVIDIA driver;
+    enforce_eager: true in vllm_service_options avoids large graph buffers.
+wsl_specific uva
+    WSL2 disables pinned memory, so UVA is unavailable and the V2 model runner cannot start. Set
+    vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: "1"} (WSL kernel >= 4.19.121), or
+    {VLLM_USE_V2_MODEL_RUNNER: "0"}.
+wsl_specific wsl_mnt
+    The model is read from a Windows drive (/mnt/...) over 9p, which is very slow under WSL and can time
+    out the start. Put the model on the distro's ext4 filesystem (vllm_model_source) and raise
+    VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env meanwhile.
+wsl_specific wsl_pinned
+    Pinned host memory is limited under WSL2. Set vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: "1"}
+    or avoid cpu_offload_gb/swap in vllm_service_options.
+engine_core_generic kill_signal
+    The server was killed by SIGKILL and the log names no cause. The usual killer is the kernel OOM
+    killer: run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'; if it is,
+    add RAM/swap (vllm_wsl_memory/vllm_wsl_swap on WSL) or load a smaller model.
+engine_core_generic image_python_unreadable_nonroot
+    The container runtime could not start the image's Python: it is not on PATH, or not readable for the
+    user the container runs as (an image whose venv links to a uv-managed Python under /root, run with a
+    non-root uid by Kubernetes/OpenShift or a Helm chart). Run the container as the image's user, use an
+    image whose Python lives outside /root (vLLM's CUDA images since 0.8.2), or rebuild it with the
+    interpreter installed system-wide; or install vLLM on the host with this project
+    (vllm_install_version, vllm_install_backend).
+engine_core_generic start_frames
+    The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
+    short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set
+    vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun.
+engine_core_generic ready_timeout
+    The engine did not become ready in time (the API server stops waiting for the engine cores' first
+    message; a long warm-up such as DeepGEMM or torch.compile on a large model, or a slow model load,
+    outlasts it). Raise VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env (default 600; releases before it
+    was configurable need a newer vllm_install_version), keep the model on local ext4, skip video
+    profiling for VL models (limit_mm_per_prompt video 0), and raise vllm_service_ready_timeout to
+    match. If an engine core died instead, its own error is earlier in the log.
+"""
+
+
+def _read_fixed(table):
+    """{(category, rule): fix} of a table written as _FIXED_TABLE is."""
+    return dict((tuple(head), " ".join(lines)) for head, lines in _paragraphs(table))
+
+
+_FIXED = _read_fixed(_FIXED_TABLE)
+# Fixes that name the path the log gives for %s (_fix_model_cause), in _FIXED_TABLE's form.
+_PATH_FIXES = _read_fixed(r"""
+model_files local_path_not_found
+    The model path %s does not exist where vLLM runs, so it was taken for a Hugging Face id. Point
+    vllm_model_source at an existing local directory holding config.json (an absolute path, no ~; in a
+    container the path inside it), or use a hub id (namespace/name).
+model_files cache_dir_permission
+    vLLM's user cannot write its cache directory %s (HOME unset or not writable, or a root-owned mount).
+    Give the service user (vllm_service_user) a writable home, or set vllm_service_env: {HOME: ...,
+    HF_HOME: ..., VLLM_CACHE_ROOT: ..., XDG_CACHE_HOME: ...} to a directory it owns; in a container
+    chown the mounted parent directory.
+""")
 _FIXERS = {
     "gpu_oom": _fix_gpu_oom,
     "host_oom": _fix_host_oom,
@@ -2225,7 +2522,7 @@ def _diagnose_lines(lines, live):
                 "other_findings": others,
             }
 
-    fix = _FIXERS[best.category](best, facts, live, considered)
+    fix = _FIXED.get((best.category, best.rule)) or _FIXERS[best.category](best, facts, live, considered)
     confidence = _confidence(best, findings)
     if 0 <= best.line.idx < attempt:
         fix = "(Seen in an earlier start attempt; the last attempt shows no cause of its own.) " + fix
@@ -2268,12 +2565,7 @@ _GENERIC_EXC_IGNORE = re.compile(r"^(?:RuntimeError: Engine|Exception: WorkerPro
 
 def _unrecognised_exception(lines, findings):
     known = set(f.line.idx for f in findings)
-    for line in lines:
-        if line.idx in known:
-            continue
-        match = _EXCEPTION_RE.match(line.text)
-        if not match or line.text.startswith(("raise ", "except ")) or _GENERIC_EXC_IGNORE.match(line.text):
-            continue
+    for line, match in _exception_lines(lines, known, _GENERIC_EXC_IGNORE.match):
         if line.level in ("WARNING", "WARN", "INFO", "DEBUG"):
             continue
         if not match.group(2):

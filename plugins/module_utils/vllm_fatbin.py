@@ -49,10 +49,10 @@ def arch_name(kind, arch, flags):
     return "%s_%d%s" % ("compute" if kind == KIND_PTX else "sm", arch, suffix)
 
 
-def containers(data, start=0, end=None):
-    """[(offset, end)] of each fatbin container in data[start:end] (found by magic, 8-aligned)."""
-    end = len(data) if end is None else end
-    found = []
+def _container_headers(data, start, end):
+    """(offset, header size, end of its entries) of each fatbin container header in
+    data[start:end]: found by magic at 8-byte aligned offsets; the next one is looked for at the
+    first aligned offset after the entries."""
     offset = start
     while offset + _CONTAINER.size <= end:
         magic, _version, header_size, size = _CONTAINER.unpack_from(data, offset)
@@ -60,9 +60,14 @@ def containers(data, start=0, end=None):
             offset += 8
             continue
         limit = offset + header_size + size
-        found.append((offset, min(limit, end)))
+        yield offset, header_size, limit
         offset = (limit + 7) // 8 * 8
-    return found
+
+
+def containers(data, start=0, end=None):
+    """[(offset, end)] of each fatbin container in data[start:end] (found by magic, 8-aligned)."""
+    end = len(data) if end is None else end
+    return [(offset, min(limit, end)) for offset, _header_size, limit in _container_headers(data, start, end)]
 
 
 def parse_fatbin(data, start=0, end=None):
@@ -75,19 +80,13 @@ def parse_fatbin(data, start=0, end=None):
     """
     end = len(data) if end is None else end
     entries = []
-    offset = start
-    while offset + _CONTAINER.size <= end:
-        magic, _version, header_size, size = _CONTAINER.unpack_from(data, offset)
-        if magic != MAGIC:
-            offset += 8
-            continue
+    for offset, header_size, limit in _container_headers(data, start, end):
         if header_size < _CONTAINER.size:
             raise FatbinError("fatbin at %#x: header size %d" % (offset, header_size))
-        body = offset + header_size
-        limit = body + size
         if limit > end:
-            raise FatbinError("fatbin at %#x: %d bytes of entries run past the section" % (offset, size))
-        pos = body
+            raise FatbinError("fatbin at %#x: %d bytes of entries run past the section"
+                              % (offset, limit - offset - header_size))
+        pos = offset + header_size
         while pos + _ENTRY.size <= limit:
             (kind, _ver, entry_header, payload, _csize, _u, minor, major, arch,
              _name_off, _name_len, flags) = _ENTRY.unpack_from(data, pos)
@@ -106,7 +105,6 @@ def parse_fatbin(data, start=0, end=None):
                 "version": "%d.%d" % (major, minor),
             })
             pos += entry_header + payload
-        offset = (limit + 7) // 8 * 8
     return entries
 
 

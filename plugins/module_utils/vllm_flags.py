@@ -16,6 +16,11 @@ import difflib
 import json
 import re
 
+try:
+    from ansible.module_utils.vllm_common import option_flag, option_key, read_yaml
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import option_flag, option_key, read_yaml
+
 __metaclass__ = type
 
 # An option line of argparse's help: exactly two spaces, then the option strings; the help text
@@ -25,15 +30,6 @@ _PART = re.compile(r"^(?P<name>--?[A-Za-z0-9][\w.-]*)(?:[ =](?P<metavar>.*))?$")
 _VERSION_LINE = re.compile(r"^\s*(?:vllm(?:-cpu)?\s*(?:version)?[\s:]*)?v?(\d+\.\d+\.\d+[\w.+-]*)\s*$",
                            re.IGNORECASE)
 _VERSION_DOCS = re.compile(r"docs\.vllm\.ai/en/v(\d+\.\d+\.\d+[\w.+-]*?)/")
-
-
-def _norm(name):
-    """'--max_model_len' / 'max-model-len' / 'max_model_len' -> 'max-model-len'."""
-    return str(name).strip().lstrip("-").replace("_", "-")
-
-
-def _under(name):
-    return _norm(name).replace("-", "_")
 
 
 def _metavar_facts(metavar):
@@ -161,28 +157,21 @@ def parse_help(text):
 
 def load_advice(path):
     """Read data/vllm_flag_advice.yml: ``{underscore_name: {flag, why, instead, options}}``."""
-    with open(path) as handle:
-        text = handle.read()
-    try:
-        import yaml
-    except ImportError:  # pragma: no cover - PyYAML is optional
-        data = json.loads(text)
-    else:
-        data = yaml.safe_load(text)
+    data = read_yaml(path)
     if not isinstance(data, dict) or not isinstance(data.get("advice"), dict):
         raise ValueError("%s is not a flag advice table (no 'advice' mapping)" % path)
     table = {}
     for name, entry in data["advice"].items():
         if not isinstance(entry, dict) or not entry.get("why"):
             raise ValueError("%s: advice for %r needs at least 'why'" % (path, name))
-        table[_under(name)] = entry
+        table[option_key(name, strip=True)] = entry
     return table
 
 
 def _advice_text(entry, known):
     """'why; instead' where the replacement options exist in this vLLM (or no options named)."""
     text = entry["why"]
-    wanted = [_norm(o) for o in entry.get("options") or []]
+    wanted = [option_flag(o) for o in entry.get("options") or []]
     if entry.get("instead") and all(o in known for o in wanted):
         text += "; " + entry["instead"]
     elif entry.get("instead_otherwise"):
@@ -254,7 +243,7 @@ def check_options(options, help_facts, advice=None, choices=True, vllm=None):
         return ["cannot check the options: %s's --help=all listed no options" % vllm]
     errors = []
     for key in sorted(options or {}, key=str):
-        name = _norm(key)
+        name = option_flag(key)
         value = options[key]
         facts = known.get(name)
         if facts is None and name.startswith("no-") and (known.get(name[3:]) or {}).get("negatable"):

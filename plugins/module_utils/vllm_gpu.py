@@ -22,7 +22,13 @@ Whatever cannot be read is ``None`` and a line in ``warnings`` says why.
 
 from __future__ import absolute_import, division, print_function
 
+import os
 import re
+
+try:
+    from ansible.module_utils.vllm_common import read_yaml, version_tuple
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import read_yaml, version_tuple
 
 __metaclass__ = type
 
@@ -34,47 +40,15 @@ QUERY_FIELDS_FALLBACK = ("index", "name", "memory.total", "memory.used", "driver
 QUERY_ARGS = ["--query-gpu=" + ",".join(QUERY_FIELDS), "--format=csv,noheader,nounits"]
 QUERY_ARGS_FALLBACK = ["--query-gpu=" + ",".join(QUERY_FIELDS_FALLBACK), "--format=csv,noheader,nounits"]
 
-# NVIDIA's "CUDA Toolkit and Corresponding Driver Versions" table (CUDA release notes, table 3):
-# the oldest driver of each toolkit's GA release, Linux x86_64 and Windows x86_64.
-# From CUDA 13.0 on NVIDIA lists Windows as "N/A" (the Windows toolkit no longer bundles a
-# driver); Windows drivers of the same branch expose the same CUDA version (R580 -> 13.0,
-# R590 -> 13.1, R595 -> 13.2, R610 -> 13.3, R616 -> 13.4), so the branch number is used.
-# 13.4 is the R616 "developer driver" branch (>= 616.00) named in the 13.3/13.4 notes.
-CUDA_DRIVER_TABLE = (
-    # (cuda, linux minimum, windows minimum)
-    ("13.4", "616.00", "616.00"),
-    ("13.3", "610.43.02", "610.00"),
-    ("13.2", "595.45.04", "595.00"),
-    ("13.1", "590.44.01", "590.00"),
-    ("13.0", "580.65.06", "580.00"),
-    ("12.9", "575.51.03", "576.02"),
-    ("12.8", "570.26", "570.65"),
-    ("12.6", "560.28.03", "560.76"),
-    ("12.5", "555.42.02", "555.85"),
-    ("12.4", "550.54.14", "551.61"),
-    ("12.3", "545.23.06", "545.84"),
-    ("12.2", "535.54.03", "536.25"),
-    ("12.1", "530.30.02", "531.14"),
-    ("12.0", "525.60.13", "527.41"),
-    ("11.8", "520.61.05", "520.06"),
-    ("11.7", "515.43.04", "516.01"),
-    ("11.6", "510.39.01", "511.23"),
-    ("11.5", "495.29.05", "496.04"),
-    ("11.4", "470.42.01", "471.11"),
-    ("11.3", "465.19.01", "465.89"),
-    ("11.2", "460.27.03", "460.82"),
-    ("11.1", "455.23", "456.38"),
-    ("11.0", "450.36.06", "451.22"),
-    ("10.2", "440.33", "441.22"),
-    ("10.1", "418.39", "418.96"),
-    ("10.0", "410.48", "411.31"),
-    ("9.2", "396.26", "397.44"),
-    ("9.1", "390.46", "391.29"),
-    ("9.0", "384.81", "385.54"),
-    ("8.0", "367.48", "369.30"),
-    ("7.5", "352.31", "353.66"),
-    ("7.0", "346.46", "347.62"),
-)
+# NVIDIA's "CUDA Toolkit and Corresponding Driver Versions" table is data: cuda_driver_minimums
+# in data/vllm_compat.yml (CUDA -> the oldest Linux and Windows driver of its GA release). The
+# module is given it as an option (the vllm_host_facts role reads the file); the scripts read the
+# file (use_cuda_driver_minimums); anything else running from this repository reads the file the
+# first time it is needed. Off the repository and never given, the table is empty: no CUDA
+# version is derived from a driver number.
+DEFAULT_COMPAT_TABLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                    "data", "vllm_compat.yml")
+_DRIVER_ROWS = None  # [(cuda, linux minimum, windows minimum)], newest CUDA first; None: not read yet
 
 # Compute capability by product name, for outputs that do not carry compute_cap (the table,
 # old drivers). From NVIDIA's CUDA GPUs list. Checked in order: first match wins, so more
@@ -121,18 +95,41 @@ _CC_BY_NAME = (
 )
 
 
-def version_tuple(text):
-    """'570.211.01' -> (570, 211, 1); None or junk -> None."""
-    if text is None:
-        return None
-    m = re.match(r"^\s*(\d+(?:\.\d+)*)", str(text))
-    if not m:
-        return None
-    return tuple(int(p) for p in m.group(1).split("."))
+def driver_rows(minimums):
+    """[(cuda, linux minimum, windows minimum)], newest CUDA first, from a table's
+    ``cuda_driver_minimums`` mapping (``{"12.8": {"linux": "570.26", "windows": "570.65"}}``)."""
+    rows = [(str(cuda), str(mins["linux"]), str(mins["windows"])) for cuda, mins in (minimums or {}).items()]
+    return sorted(rows, key=lambda row: version_tuple(row[0]) or (), reverse=True)
 
 
-def cuda_from_driver(driver_version, windows=False):
-    """Newest CUDA a driver supports, from NVIDIA's table; None when unknown.
+def load_cuda_driver_minimums(path=None):
+    """``cuda_driver_minimums`` of data/vllm_compat.yml (or of the table at ``path``: YAML, or JSON
+    without PyYAML); {} when the file is not there."""
+    path = path or DEFAULT_COMPAT_TABLE
+    if not os.path.isfile(path):
+        return {}
+    data = read_yaml(path)
+    minimums = data.get("cuda_driver_minimums") if isinstance(data, dict) else None
+    return minimums if isinstance(minimums, dict) else {}
+
+
+def use_cuda_driver_minimums(minimums):
+    """The table cuda_from_driver and min_driver_for_cuda read from now on, when not given one."""
+    global _DRIVER_ROWS  # pylint: disable=global-statement
+    _DRIVER_ROWS = driver_rows(minimums)
+
+
+def _driver_rows(minimums=None):
+    if minimums is not None:
+        return driver_rows(minimums)
+    if _DRIVER_ROWS is None:
+        use_cuda_driver_minimums(load_cuda_driver_minimums())
+    return _DRIVER_ROWS
+
+
+def cuda_from_driver(driver_version, windows=False, minimums=None):
+    """Newest CUDA a driver supports, from NVIDIA's table (``minimums``, else the one in use, see
+    use_cuda_driver_minimums); None when unknown.
 
     ``windows`` selects the Windows column: under WSL2 ``Driver Version`` is the Windows
     driver's number (537.13 -> 12.2, 591.86 -> 13.1).
@@ -141,19 +138,19 @@ def cuda_from_driver(driver_version, windows=False):
     if drv is None:
         return None
     col = 2 if windows else 1
-    for row in CUDA_DRIVER_TABLE:
+    for row in _driver_rows(minimums):
         if drv >= version_tuple(row[col]):
             return row[0]
     return None
 
 
-def min_driver_for_cuda(cuda, windows=False):
+def min_driver_for_cuda(cuda, windows=False, minimums=None):
     """Oldest driver (string) whose newest supported CUDA is at least ``cuda``; None if unknown."""
     want = version_tuple(cuda)
     if want is None:
         return None
     best = None
-    for row in CUDA_DRIVER_TABLE:
+    for row in _driver_rows(minimums):
         if version_tuple(row[0]) >= want[:2]:
             best = row[2 if windows else 1]
     return best

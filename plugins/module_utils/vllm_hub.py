@@ -18,6 +18,11 @@ import json
 import os
 import re
 
+try:
+    from ansible.module_utils.vllm_common import atomic_write, json_text
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import atomic_write, json_text
+
 __metaclass__ = type
 
 # Hub repository ids: "org/name"; letters, digits, '-', '_', '.'; no '--' or '..'; 96 characters.
@@ -69,10 +74,7 @@ def write_ref(store, repo_id, revision, commit):
     path = ref_file(store, repo_id, revision)
     if not os.path.isdir(os.path.dirname(path)):
         os.makedirs(os.path.dirname(path))
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(commit + "\n")
-    os.rename(tmp, path)
+    atomic_write(path, commit + "\n")
     return True
 
 
@@ -102,11 +104,7 @@ def snapshot_complete(snapshot):
 def write_marker(snapshot, repo_id, revision, commit, files):
     data = {"repo_id": repo_id, "revision": revision, "commit": commit,
             "files": dict((name, files[name]) for name in sorted(files))}
-    tmp = os.path.join(snapshot, MARKER + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2, sort_keys=True)
-        handle.write("\n")
-    os.rename(tmp, os.path.join(snapshot, MARKER))
+    atomic_write(os.path.join(snapshot, MARKER), json_text(data, indent=2, sort_keys=True))
 
 
 def select_files(names):

@@ -24,11 +24,19 @@ import os
 import struct
 
 try:
+    from ansible.module_utils.vllm_common import option_key
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import option_key
+
+try:
     from ansible.module_utils.vllm_options import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB, MIB,
+                                                   GPU_UTIL_MAX as GPU_UTIL_CEILING,
+                                                   GPU_UTIL_VLLM_DEFAULT as GPU_UTIL_DEFAULT,
                                                    QUANT_FACTOR, RUNTIME_OVERHEAD_MIB,
                                                    kv_bytes_per_token, model_facts)
 except ImportError:  # plain Python (scripts, tests without the ansible alias)
     from vllm_options import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB, MIB,  # type: ignore
+                              GPU_UTIL_MAX as GPU_UTIL_CEILING, GPU_UTIL_VLLM_DEFAULT as GPU_UTIL_DEFAULT,
                               QUANT_FACTOR, RUNTIME_OVERHEAD_MIB, kv_bytes_per_token, model_facts)
 
 __metaclass__ = type
@@ -44,9 +52,8 @@ DTYPE_BITS = {
 MAX_HEADER_BYTES = 100 * 1000 * 1000
 INDEX_FILE = "model.safetensors.index.json"
 BIN_INDEX_FILE = "pytorch_model.bin.index.json"
-# Share of GPU memory vLLM may take at most (the planner never goes above it) and its default.
-GPU_UTIL_CEILING = 0.95
-GPU_UTIL_DEFAULT = 0.90
+# Share of GPU memory vLLM may take at most (GPU_UTIL_CEILING: the planner's own ceiling, it never
+# goes above it) and vLLM's default (GPU_UTIL_DEFAULT): vllm_options's, imported above.
 # Context to judge a "small" KV cache by when the model's own is longer.
 KV_WARN_TOKENS = 4096
 MAX_LISTED = 5
@@ -338,7 +345,8 @@ def check_weights(path, files):
 
 
 def _norm(options):
-    return dict((str(k).replace("-", "_"), v) for k, v in (options or {}).items())
+    """The options with underscored keys ('max-model-len' -> 'max_model_len'; dashes in front stay)."""
+    return dict((option_key(k, dashes=False), v) for k, v in (options or {}).items())
 
 
 def check_fit(weights_bytes, backend, host, config, options=None):

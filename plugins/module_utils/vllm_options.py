@@ -10,6 +10,11 @@ from __future__ import absolute_import, division, print_function
 import json
 import re
 
+try:
+    from ansible.module_utils.vllm_common import option_key
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import option_key
+
 __metaclass__ = type
 
 MIB = 1024 * 1024
@@ -29,6 +34,7 @@ CPU_RAM_RESERVE = 2 * GIB
 GPU_UTIL_MAX = 0.95              # never more: the allocator and the driver need some slack
 GPU_UTIL_CAP_NATIVE = 0.92       # a dedicated GPU (vLLM's own default is 0.90)
 GPU_UTIL_CAP_WSL = 0.90          # the Windows desktop shares the GPU and grows while vLLM runs
+GPU_UTIL_VLLM_DEFAULT = 0.90     # what vLLM takes when --gpu-memory-utilization is not given
 GPU_UTIL_FLOOR = 0.10            # below this there is nothing left to serve with: refuse
 GPU_UTIL_LOW = 0.50              # below this the reason names what holds the memory
 GPU_HEADROOM_MIB = 512           # native: other processes, allocator slack
@@ -133,11 +139,6 @@ class OptionsError(Exception):
         Exception.__init__(self, "%s; %s" % (reason, way_out) if way_out else reason)
 
 
-def _norm_key(key):
-    """'--max-model-len' / 'max-model-len' / 'max_model_len' -> 'max_model_len'."""
-    return str(key).lstrip("-").replace("-", "_")
-
-
 def _human_number(value, integer=True):
     """A positive number from a user's option as vLLM reads it ('8k' = 8000, '8K' = 8192, 0.9);
     None for anything else, including -1 and 'auto' (vLLM then decides)."""
@@ -234,7 +235,7 @@ def _utilization(gpus, wsl):
                                             if wsl else "")
     reason = "%.2f of %s's %d MiB: %s, %d MiB kept free" % (util, label, total, held, headroom)
     if fraction > cap:
-        reason += ", at most %.2f %s" % (cap, "under WSL" if wsl else "(vLLM's default is 0.90)")
+        reason += ", at most %.2f %s" % (cap, "under WSL" if wsl else "(vLLM's default is %.2f)" % GPU_UTIL_VLLM_DEFAULT)
     elif util < GPU_UTIL_LOW:
         reason += "; low: other processes hold the GPU (see nvidia-smi), free it for more room"
     return util, reason
@@ -499,7 +500,7 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
     problems = option_problems("vllm_service_options", user_options)
     if problems:
         raise OptionsError("; ".join(problems))
-    given = dict((_norm_key(k), v) for k, v in user_options.items())
+    given = dict((option_key(k), v) for k, v in user_options.items())
     options = {}
     reasons = {}
 
@@ -567,7 +568,7 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
             "set limit_mm_per_prompt in vllm_service_options to accept video")
 
     for key, value in sorted(user_options.items()):
-        norm = _norm_key(key)
+        norm = option_key(key)
         options[norm] = value
         reasons[norm] = "set in vllm_service_options"
     return options, reasons

@@ -26,25 +26,20 @@ from __future__ import absolute_import, division, print_function
 
 import re
 
+try:
+    from ansible.module_utils.vllm_common import NoYamlError, read_yaml, version_tuple
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import NoYamlError, read_yaml, version_tuple
+
 __metaclass__ = type
-
-
-def version_tuple(text):
-    """'570.211.01' -> (570, 211, 1); None or junk -> None (same rule as vllm_gpu)."""
-    if text is None:
-        return None
-    m = re.match(r"^\s*(\d+(?:\.\d+)*)", str(text))
-    if not m:
-        return None
-    return tuple(int(p) for p in m.group(1).split("."))
 
 
 def effective_cuda(gpu_facts, table, windows=False):
     """(cuda, reason): the newest CUDA the driver supports, from the nvidia-smi facts.
 
     The header's value when shown; else the parser's value derived from NVIDIA's driver table
-    (vllm_gpu.cuda_from_driver); else this table's cuda_driver_minimums. Self-contained so the
-    module needs no other module_utils file.
+    (vllm_gpu.cuda_from_driver, the same cuda_driver_minimums) when it read the driver for this
+    platform; else this table's cuda_driver_minimums. Needs no vllm_gpu.
     """
     if not gpu_facts:
         return None, "no nvidia-smi facts"
@@ -164,18 +159,10 @@ class PlanError(Exception):
 
 def load_table(path):
     """Read data/vllm_compat.yml (YAML; a JSON file works too)."""
-    with open(path) as handle:
-        text = handle.read()
     try:
-        import yaml
-    except ImportError:  # pragma: no cover - PyYAML is optional
-        import json
-        try:
-            data = json.loads(text)
-        except ValueError:
-            raise PlanError("cannot read %s" % path, "install PyYAML (python3-yaml) to read the YAML table")
-    else:
-        data = yaml.safe_load(text)
+        data = read_yaml(path)
+    except NoYamlError:  # pragma: no cover - PyYAML is optional
+        raise PlanError("cannot read %s" % path, "install PyYAML (python3-yaml) to read the YAML table")
     if not isinstance(data, dict) or "backends" not in data:
         raise PlanError("%s is not a compatibility table (no 'backends')" % path)
     for name, backend in data["backends"].items():

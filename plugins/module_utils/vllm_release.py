@@ -22,6 +22,11 @@ import shutil
 import subprocess
 import time
 
+try:
+    from ansible.module_utils.vllm_common import atomic_write, json_text
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import atomic_write, json_text
+
 HISTORY = "releases.json"
 HISTORY_LIMIT = 200
 
@@ -192,11 +197,7 @@ def _append_history(root, release, previous, now=None):
     data.append({"release": release, "previous": previous,
                  "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now))})
     data = data[-HISTORY_LIMIT:]
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-    os.replace(tmp, path)
+    atomic_write(path, json_text(data, indent=1))
 
 
 def switch(root, release):

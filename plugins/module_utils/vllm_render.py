@@ -39,9 +39,11 @@ OTHER_DEFAULTS = (("vllm_python", "vllm_python_root"), ("vllm_model", "vllm_mode
 
 
 def _load_yaml(path):
-    import yaml
-    with open(path) as handle:
-        return yaml.safe_load(handle) or {}
+    try:
+        from ansible.module_utils.vllm_common import read_yaml
+    except ImportError:  # plain Python: module_utils on sys.path
+        from vllm_common import read_yaml
+    return read_yaml(path) or {}
 
 
 def project_filters():

@@ -27,6 +27,11 @@ except ImportError:  # plain Python: module_utils on sys.path (filters, scripts,
     from vllm_wheelhouse import validate as _validate_wheelhouse
 
 try:
+    from ansible.module_utils.vllm_common import read_yaml
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import read_yaml
+
+try:
     from ansible.module_utils import vllm_options as _options
 except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
     import vllm_options as _options
@@ -198,9 +203,7 @@ def load_option_constraints(path=None):
     """``{field_name: entry}`` from data/vllm_option_constraints.yml (read once per path)."""
     path = path or OPTION_CONSTRAINTS
     if path not in _CONSTRAINTS_CACHE:
-        import yaml  # the controller has PyYAML (Ansible needs it)
-        with open(path) as handle:
-            data = yaml.safe_load(handle)
+        data = read_yaml(path)
         if not isinstance(data, dict) or not isinstance(data.get("options"), dict):
             raise ValueError("%s is not an option constraints table (no 'options' mapping)" % path)
         for key, entry in data["options"].items():

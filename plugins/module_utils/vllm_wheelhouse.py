@@ -21,6 +21,11 @@ import os
 import re
 import tarfile
 
+try:
+    from ansible.module_utils.vllm_common import atomic_write, json_text
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import atomic_write, json_text
+
 __metaclass__ = type
 
 WHEELHOUSE_OFF = "none"
@@ -290,21 +295,10 @@ def read_marker(folder, key, lock_sha, pip_args):
     return files
 
 
-def atomic_write(path, data, mode=0o644):
-    """Write ``data`` (bytes) to ``path`` through a temporary file, fsync'd, and one rename."""
-    tmp = "%s.tmp-%d" % (path, os.getpid())
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.chmod(tmp, mode)
-    os.rename(tmp, path)
-
-
 def write_marker(folder, key, lock_sha, pip_args, files):
     record = {"lock_sha256": lock_sha, "pip_args": [str(arg) for arg in pip_args or ()],
               "files": dict(sorted(files.items()))}
-    atomic_write(marker_path(folder, key), (json.dumps(record, indent=1) + "\n").encode("utf-8"))
+    atomic_write(marker_path(folder, key), json_text(record, indent=1), chmod=0o644)
 
 
 def archive_name(key, files):

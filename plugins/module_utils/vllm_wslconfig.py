@@ -38,6 +38,11 @@ import re
 import stat
 from fractions import Fraction
 
+try:
+    from ansible.module_utils.vllm_common import atomic_write
+except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
+    from vllm_common import atomic_write
+
 __metaclass__ = type
 
 KIB = 1024
@@ -691,8 +696,6 @@ def write_file(path, result, backup=True):
     new bytes to a temporary file beside the real file (the target when ``path`` is a link, see
     resolve_config) and rename it over. Keeps the old file's mode (and owner, as root).
     Returns the backup's path (None when there was nothing to back up)."""
-    import tempfile
-
     real = resolve_config(path)
     backup_path = None
     old = None
@@ -712,23 +715,7 @@ def write_file(path, result, backup=True):
             if back != result["before"]:
                 raise WslConfigError("the backup %s does not read back as written; %s left as it was"
                                      % (backup_path, path))
-    directory = os.path.dirname(os.path.abspath(real))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(real) + ".", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(result["after"])
-            handle.flush()
-            os.fsync(handle.fileno())
-        if old is not None:
-            try:
-                os.chmod(tmp, stat.S_IMODE(old.st_mode))
-                if os.geteuid() == 0:
-                    os.chown(tmp, old.st_uid, old.st_gid)
-            except OSError:
-                pass  # drvfs without metadata: modes are not kept anyway
-        os.rename(tmp, real)
-    except BaseException:
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        raise
+    # a new file keeps the old one's mode and owner (drvfs without metadata: not kept anyway);
+    # a file written for the first time is 0600, as mkstemp made it
+    atomic_write(real, result["after"], mode=0o600, like=old)
     return backup_path

@@ -34,6 +34,14 @@ options:
     type: list
     elements: str
     default: [python3.14, python3.13, python3.12, python3.11, python3.10, python3]
+  cuda_driver_minimums:
+    description:
+      - NVIDIA's CUDA driver table, C(cuda_driver_minimums) of the project's C(data/vllm_compat.yml)
+        (CUDA version to C(linux) and C(windows) minimum driver), from which C(gpu.cuda_version_from_driver)
+        is derived when C(nvidia-smi) does not show the CUDA version.
+      - When not given, no CUDA version is derived from the driver number (the module carries no
+        copy of the table).
+    type: dict
 author:
   - vLLM provisioner maintainers
 """
@@ -74,7 +82,8 @@ from ansible.module_utils.vllm_host import (
     space_for,
     world_accessible,
 )
-from ansible.module_utils.vllm_gpu import NVML_SOURCE, choose_gpu_facts, gather_nvml, read_nvidia_smi
+from ansible.module_utils.vllm_gpu import (NVML_SOURCE, choose_gpu_facts, gather_nvml, read_nvidia_smi,
+                                           use_cuda_driver_minimums)
 
 
 def gather_nvidia_smi(module, nvidia_smi):
@@ -151,9 +160,12 @@ def main():
             python_candidates=dict(type="list", elements="str",
                                    default=["python3.14", "python3.13", "python3.12",
                                             "python3.11", "python3.10", "python3"]),
+            cuda_driver_minimums=dict(type="dict"),
         ),
         supports_check_mode=True,
     )
+    if module.params["cuda_driver_minimums"] is not None:
+        use_cuda_driver_minimums(module.params["cuda_driver_minimums"])
     os_release = parse_os_release(_read_text("/etc/os-release") or _read_text("/usr/lib/os-release"))
     kernel = platform.release()
     mounts = _read_text("/proc/mounts") or ""

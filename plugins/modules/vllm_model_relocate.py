@@ -85,6 +85,7 @@ import os
 import time
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.vllm_common import atomic_write
 from ansible.module_utils.vllm_relocate import (
     MANIFEST,
     RelocateError,
@@ -108,16 +109,8 @@ def progress_writer(path, started):
 def _write_line(path, line):
     if not path:
         return
-    # a new file (never written through a link planted as the .tmp name), then one rename
-    tmp = path + ".tmp"
-    try:
-        os.unlink(tmp)
-    except OSError:
-        pass
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(line + "\n")
-    os.rename(tmp, path)
+    # a new file (never written through a link), then one rename; rewritten often: no fsync
+    atomic_write(path, line + "\n", mode=0o644, fsync=False)
 
 
 def main():

@@ -60,8 +60,9 @@ stdout: {description: pip's output, when it ran., returned: always, type: str}
 import os
 
 from ansible.module_utils.basic import AnsibleModule
+from ansible.module_utils.vllm_common import atomic_write
 from ansible.module_utils.vllm_wheelhouse import (
-    LOCK_NAME, WheelhouseError, archive_name, atomic_write, job_key, lock_sha256, manifest, pip_files,
+    LOCK_NAME, WheelhouseError, archive_name, job_key, lock_sha256, manifest, pip_files,
     read_marker, write_archive, write_marker)
 
 
@@ -74,7 +75,7 @@ def _write_lock(path, text):
                 return False
     except OSError:
         pass
-    atomic_write(lock_path, text.encode("utf-8"))
+    atomic_write(lock_path, text, chmod=0o644)
     return True
 
 

@@ -108,7 +108,7 @@ def test_bundle_is_small_and_self_contained(bundle):
     with tarfile.open(str(bundle)) as tar:
         names = set(tar.getnames())
     assert {"gpu-check", "vllm_compat.json", "module_utils/vllm_gpu.py", "module_utils/vllm_host.py",
-            "module_utils/vllm_plan.py", "module_utils/vllm_options.py"} <= names
+            "module_utils/vllm_plan.py", "module_utils/vllm_options.py", "module_utils/vllm_common.py"} <= names
 
 
 def test_bundle_runs_without_site_packages(bundle, tmp_path):
@@ -118,6 +118,7 @@ def test_bundle_runs_without_site_packages(bundle, tmp_path):
     assert data["crashes"] == []
     smi = data["nvidia_smi"]["facts"]
     assert smi["source"] == "query" and smi["cuda_version"] == "12.2"
+    assert smi["cuda_version_from_driver"] == "12.2"  # the driver table of the bundle's vllm_compat.json
     assert smi["gpus"][0]["uuid"] == UUID and smi["gpus"][0]["memory_total_mib"] == 81920
     assert [r["args"][:1] for r in data["nvidia_smi"]["runs"]] == [[a] for a in (
         "--query-gpu=index,name,memory.total,memory.used,driver_version,compute_cap,uuid",)] + [[]]

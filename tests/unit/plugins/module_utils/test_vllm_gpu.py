@@ -282,3 +282,36 @@ def test_compute_capability_from_name(name, cc):
 def test_module_has_no_ansible_import():
     with open(vllm_gpu.__file__) as handle:
         assert "import ansible" not in handle.read()
+
+
+def test_the_driver_table_is_the_data_files():
+    """vllm_gpu has no copy of NVIDIA's driver table: it reads data/vllm_compat.yml's."""
+    import vllm_common
+    import vllm_gpu
+    minimums = vllm_common.read_yaml(vllm_gpu.DEFAULT_COMPAT_TABLE)["cuda_driver_minimums"]
+    assert vllm_gpu.load_cuda_driver_minimums() == minimums
+    assert not hasattr(vllm_gpu, "CUDA_DRIVER_TABLE")
+    rows = vllm_gpu.driver_rows(minimums)
+    assert rows[0] == ("13.4", "616.00", "616.00") and rows[-1] == ("7.0", "346.46", "347.62")
+    assert [r[0] for r in rows] == sorted((r[0] for r in rows), key=vllm_common.version_tuple, reverse=True)
+    for cuda, linux, windows in rows:
+        assert cuda_from_driver(linux) == cuda
+        assert cuda_from_driver(windows, windows=True) == cuda
+
+
+def test_a_driver_table_given_or_put_in_use(monkeypatch, tmp_path):
+    import vllm_gpu
+    monkeypatch.setattr(vllm_gpu, "_DRIVER_ROWS", None)
+    small = {"12.8": {"linux": "570.26", "windows": "570.65"}, "13.0": {"linux": "580.65.06", "windows": "580.00"}}
+    assert cuda_from_driver("575.1", minimums=small) == "12.8"
+    assert cuda_from_driver("560.35.03", minimums=small) is None
+    assert cuda_from_driver("560.35.03") == "12.6"  # the data file's
+    assert min_driver_for_cuda("12.9", minimums=small) == "580.65.06"
+    vllm_gpu.use_cuda_driver_minimums(small)
+    assert cuda_from_driver("560.35.03") is None and cuda_from_driver("590.1") == "13.0"
+    vllm_gpu.use_cuda_driver_minimums({})
+    assert cuda_from_driver("590.1") is None
+    table = tmp_path / "t.json"
+    table.write_text('{"cuda_driver_minimums": {"12.8": {"linux": "570.26", "windows": "570.65"}}}')
+    assert vllm_gpu.load_cuda_driver_minimums(str(table)) == {"12.8": {"linux": "570.26", "windows": "570.65"}}
+    assert vllm_gpu.load_cuda_driver_minimums(str(tmp_path / "absent")) == {}

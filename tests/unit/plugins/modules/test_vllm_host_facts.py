@@ -176,3 +176,26 @@ def test_nvml_without_nvidia_smi(module_runner, monkeypatch):
     gpu = result["ansible_facts"]["vllm_host"]["gpu"]
     assert gpu["present"] is True and gpu["source"] == "nvml" and "reason" not in gpu
     assert "nvidia-smi not found" in gpu["nvml"]["reason"]
+
+
+def test_the_cuda_driver_table_is_the_modules_option(module_runner, monkeypatch):
+    """The role passes data/vllm_compat.yml's cuda_driver_minimums; the module has no copy of it."""
+    import vllm_gpu
+    monkeypatch.setattr(vllm_gpu, "_DRIVER_ROWS", None)
+    _a100_smi(monkeypatch)
+    only_12_0 = {"12.0": {"linux": "525.60.13", "windows": "527.41"}}
+    result = module_runner(vllm_host_facts, {"nvidia_smi": "/fake/nvidia-smi", "cuda_driver_minimums": only_12_0})
+    gpu = result["ansible_facts"]["vllm_host"]["gpu"]
+    assert (gpu["driver_version"], gpu["cuda_version"], gpu["cuda_version_from_driver"]) == \
+        ("535.104.05", "12.2", "12.0")
+
+
+def test_without_the_table_off_the_repository_no_cuda_is_derived(module_runner, monkeypatch, tmp_path):
+    import vllm_gpu
+    monkeypatch.setattr(vllm_gpu, "_DRIVER_ROWS", None)
+    monkeypatch.setattr(vllm_gpu, "DEFAULT_COMPAT_TABLE", str(tmp_path / "absent.yml"))  # as on a host
+    _a100_smi(monkeypatch)
+    result = module_runner(vllm_host_facts, {"nvidia_smi": "/fake/nvidia-smi"})
+    gpu = result["ansible_facts"]["vllm_host"]["gpu"]
+    assert (gpu["driver_version"], gpu["cuda_version"], gpu["cuda_version_from_driver"]) == \
+        ("535.104.05", "12.2", None)
