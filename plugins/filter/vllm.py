@@ -37,6 +37,10 @@ description:
     C(vllm_wheelhouse_missing) lists the job's wheels a host's folder lacks.
   - C(vllm_serving) says what serves before a run (release, URL, health URL) from a stat of the
     C(current) link and the options file.
+  - C(vllm_service_manager_choice) picks systemd or the launcher; C(vllm_tls_files) and
+    C(vllm_trusted_ca) are the server's TLS paths and what its gate trusts;
+    C(vllm_absent_paths) what vllm_state absent removes and keeps; C(vllm_options_before) the
+    options file before this run, from its slurp.
 """
 
 _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
@@ -313,4 +317,9 @@ class FilterModule(object):
             "vllm_wheelhouse_missing": vllm_wheelhouse.missing,
             "vllm_serving": vllm_report.serving_state,
             "vllm_day2_commands": vllm_day2.next_lines,
+            "vllm_service_manager_choice": vllm_unit.service_manager,
+            "vllm_tls_files": vllm_readiness.tls_files,
+            "vllm_trusted_ca": vllm_readiness.trusted_ca,
+            "vllm_absent_paths": vllm_day2.absent_paths,
+            "vllm_options_before": vllm_report.options_before,
         }

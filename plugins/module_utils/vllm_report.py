@@ -724,3 +724,17 @@ def render_timings(timings, count=15):
                                              t.get("status") or "", _one_line(task, 120)))
     lines.append("total task time: " + ", ".join("%s %.1fs" % (h, d) for h, d in sorted(hosts.items())))
     return lines
+
+
+def options_before(slurped):
+    """The options file as it was before this run, from its ``slurp`` result: the YAML mapping,
+    or ``{}`` when there was no file (no ``content``) or it was empty."""
+    import base64
+
+    import yaml
+
+    content = (slurped or {}).get("content") if isinstance(slurped, dict) else None
+    if content is None:
+        return {}
+    text = base64.b64decode(content).decode("utf-8", "surrogateescape")
+    return yaml.safe_load(text) or {}
