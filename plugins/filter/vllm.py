@@ -41,6 +41,10 @@ description:
     C(vllm_trusted_ca) are the server's TLS paths and what its gate trusts;
     C(vllm_absent_paths) what vllm_state absent removes and keeps; C(vllm_options_before) the
     options file before this run, from its slurp.
+  - C(vllm_install_indexes), C(vllm_uv_source_args), C(vllm_uv_compile_argv), C(vllm_uv_sync_argv)
+    are the install's package sources and uv commands; C(vllm_wheelhouse_place),
+    C(vllm_lock_sha256) and C(vllm_wheelhouse_source) where the wheelhouse is built and read.
+  - C(vllm_model_kind), C(vllm_model_path), C(vllm_model_default_name) what the model source is.
 """
 
 _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
@@ -50,6 +54,7 @@ if _UTILS not in sys.path:
 import vllm_day2  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_flags  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
+import vllm_model_check  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_readiness  # noqa: E402  pylint: disable=wrong-import-position
@@ -322,4 +327,14 @@ class FilterModule(object):
             "vllm_trusted_ca": vllm_readiness.trusted_ca,
             "vllm_absent_paths": vllm_day2.absent_paths,
             "vllm_options_before": vllm_report.options_before,
+            "vllm_install_indexes": vllm_wheelhouse.install_indexes,
+            "vllm_uv_source_args": vllm_wheelhouse.uv_source_args,
+            "vllm_uv_compile_argv": vllm_wheelhouse.uv_compile_argv,
+            "vllm_uv_sync_argv": vllm_wheelhouse.uv_sync_argv,
+            "vllm_wheelhouse_place": vllm_wheelhouse.wheelhouse_place,
+            "vllm_lock_sha256": vllm_wheelhouse.slurped_lock_sha256,
+            "vllm_wheelhouse_source": vllm_wheelhouse.wheelhouse_source,
+            "vllm_model_kind": vllm_model_check.model_kind,
+            "vllm_model_path": vllm_model_check.model_path,
+            "vllm_model_default_name": vllm_model_check.model_default_name,
         }

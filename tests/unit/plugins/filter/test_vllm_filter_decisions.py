@@ -98,3 +98,95 @@ def test_options_before(slurped):
     variables = {} if slurped is None else {"o": slurped}
     same("{{ ((o.content | b64decode | from_yaml) or {}) if o.content is defined else {} }}",
          "{{ o | default({}) | vllm_options_before }}", variables)
+
+
+PLAN = {"index_url": "https://download.pytorch.org/whl/cpu", "extra_index_urls": ["https://x/simple"],
+        "index_strategy": "unsafe-best-match", "remove_after_install": ["triton", "nvidia-nccl"]}
+PLAN_BARE = {"index_url": "", "extra_index_urls": [], "index_strategy": "", "remove_after_install": []}
+INDEXES = [("", [], True), ("", [], False), ("https://mine/simple", [], True),
+           ("", ["https://a", "https://b"], True), ("https://mine", ["https://a"], False)]
+
+
+@pytest.mark.parametrize("plan", [PLAN, PLAN_BARE])
+@pytest.mark.parametrize("index_url,extra,use_plan", INDEXES)
+@pytest.mark.parametrize("find_links", [[], ["/srv/wheels", "https://w/"]])
+def test_install_indexes_and_uv_argv(plan, index_url, extra, use_plan, find_links):
+    variables = {"vllm_preflight_plan": plan, "vllm_install_index_url": index_url,
+                 "vllm_install_extra_index_urls": extra, "vllm_install_plan_indexes": use_plan,
+                 "vllm_install_find_links": find_links, "uv": "/opt/vllm/bin/uv",
+                 "venv": "/opt/vllm/releases/r1/venv", "lock": "/opt/r1/requirements.lock",
+                 "req": "/opt/r1/requirements.in"}
+    new = render("{{ vllm_preflight_plan | vllm_install_indexes(vllm_install_index_url,"
+                 " vllm_install_extra_index_urls, vllm_install_plan_indexes) }}", variables)
+    variables["idx"] = same(
+        "{{ vllm_install_index_url or (vllm_preflight_plan.index_url if vllm_install_plan_indexes else '') }}",
+        "{{ i.index_url }}", dict(variables, i=new))
+    variables["extra"] = same(
+        "{{ vllm_install_extra_index_urls or (vllm_preflight_plan.extra_index_urls"
+        " if vllm_install_plan_indexes else []) }}", "{{ i.extra_index_urls }}", dict(variables, i=new))
+    variables["src"] = same(
+        "{{ (['--index-url', idx] if idx else [])"
+        " + (extra | map('regex_replace', '^', '--extra-index-url=') | list)"
+        " + (vllm_install_find_links | map('regex_replace', '^', '--find-links=') | list)"
+        " + (['--index-strategy', vllm_preflight_plan.index_strategy]"
+        " if vllm_preflight_plan.index_strategy else []) }}",
+        "{{ idx | vllm_uv_source_args(extra, vllm_install_find_links,"
+        " vllm_preflight_plan.index_strategy) }}", variables)
+    same("{{ [uv, 'pip', 'compile', '--quiet', '--no-header', '--python', venv ~ '/bin/python',"
+         " '--output-file', lock, req] + src + (vllm_preflight_plan.remove_after_install"
+         " | map('regex_replace', '^', '--no-emit-package=') | list) }}",
+         "{{ uv | vllm_uv_compile_argv(venv, lock, req, src, vllm_preflight_plan.remove_after_install) }}",
+         variables)
+    for on, source in ((False, "/var/cache/vllm-provision/wheels/abc"), (True, "/var/cache/w/abc"),
+                       (True, "https://wh/abc/")):
+        same("{{ [uv, 'pip', 'sync', '--compile-bytecode', '--python', venv ~ '/bin/python', lock]"
+             " + (['--no-index', '--find-links', ws] if on else src) }}",
+             "{{ uv | vllm_uv_sync_argv(venv, lock, src, on, ws) }}", dict(variables, on=on, ws=source))
+
+
+@pytest.mark.parametrize("mode", ["none", "controller", "wheelhost", "localhost"])
+@pytest.mark.parametrize("folder,python", [("", ""), ("/srv/wh", "/opt/py/bin/python3")])
+def test_wheelhouse_place(mode, folder, python):
+    variables = {"vllm_install_wheelhouse": mode, "vllm_install_wheelhouse_dir": folder,
+                 "vllm_install_wheelhouse_python": python, "c": mode == "controller",
+                 "role_path": os.path.join(ROOT, "roles", "vllm_install"),
+                 "ansible_playbook_python": "/usr/bin/python3.11"}
+    place = render("{{ vllm_install_wheelhouse | vllm_wheelhouse_place(vllm_install_wheelhouse_dir,"
+                   " vllm_install_wheelhouse_python, role_path ~ '/../../.cache/wheelhouse',"
+                   " ansible_playbook_python) }}", variables)
+    variables["p"] = place
+    same("{{ 'localhost' if c else vllm_install_wheelhouse }}", "{{ p.delegate }}", variables)
+    same("{{ vllm_install_wheelhouse_dir or ((role_path ~ '/../../.cache/wheelhouse') | realpath"
+         " if c else '/var/cache/vllm-provision/wheelhouse') }}", "{{ p.root }}", variables)
+    same("{{ vllm_install_wheelhouse_python or (ansible_playbook_python"
+         " if c else '/usr/bin/python3') }}", "{{ p.python }}", variables)
+
+
+@pytest.mark.parametrize("lock", [None, {}, {"skipped": True, "changed": False},
+                                  _slurp("torch==2.9.0\nvllm==0.11.0\n"), _slurp(""),
+                                  _slurp("x==1 # é\n")])
+@pytest.mark.parametrize("controller", [True, False])
+@pytest.mark.parametrize("url", ["", "https://wh.example/wheels", "https://wh.example/wheels///"])
+def test_lock_sha256_and_wheelhouse_source(lock, controller, url):
+    variables = {} if lock is None else {"t": lock}
+    sha = same("{{ (t.content | b64decode | hash('sha256'))"
+               " if t.content is defined else '<sha256 of requirements.lock>' }}",
+               "{{ t | default({}) | vllm_lock_sha256 }}", variables)
+    variables.update(c=controller, u=url, h="/var/cache/vllm-provision/wheels/" + sha, s=sha)
+    same("{{ h if c else (u | regex_replace('/+$', '')) ~ '/' ~ s ~ '/' }}",
+         "{{ c | vllm_wheelhouse_source(h, u, s) }}", variables)
+
+
+@pytest.mark.parametrize("source", ["builtin", "/srv/models/llama", "/srv/models/llama/",
+                                    "Qwen/Qwen2.5-0.5B", "org/name", "relative/dir"])
+def test_model_kind_path_and_name(source):
+    variables = {"vllm_model_source": source, "b": "/var/lib/vllm/models/builtin-tiny-llama"}
+    kind = same("{{ 'builtin' if vllm_model_source == 'builtin'"
+                " else ('folder' if vllm_model_source is match('/') else 'hub') }}",
+                "{{ vllm_model_source | vllm_model_kind }}", variables)
+    variables["k"] = kind
+    same("{{ b if k == 'builtin' else (vllm_model_source if k == 'folder' else '') }}",
+         "{{ k | vllm_model_path(vllm_model_source, b) }}", variables)
+    same("{{ 'tiny-llama' if k == 'builtin' else (vllm_model_source if k == 'hub'"
+         " else (vllm_model_source | basename)) }}",
+         "{{ k | vllm_model_default_name(vllm_model_source) }}", variables)
