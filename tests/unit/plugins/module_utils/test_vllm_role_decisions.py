@@ -95,3 +95,85 @@ def test_model_source():
     assert vllm_model_check.model_default_name("builtin", "builtin") == "tiny-llama"
     assert vllm_model_check.model_default_name("hub", "org/m") == "org/m"
     assert vllm_model_check.model_default_name("folder", "/srv/m/llama") == "llama"
+
+
+def test_model_source_state():
+    import vllm_validate
+    config = {"stat": {"exists": True}}
+    assert vllm_validate.model_source_state({}, config) is None
+    assert vllm_validate.model_source_state({"skipped": True}, {}) is None
+    assert vllm_validate.model_source_state({"stat": {"exists": False}}, {}) is False
+    assert vllm_validate.model_source_state({"stat": {"exists": True, "isdir": False}}, {}) == "not_a_dir"
+    folder = {"stat": {"exists": True, "isdir": True}}
+    assert vllm_validate.model_source_state(folder, {"stat": {"exists": False}}) == "no_config"
+    assert vllm_validate.model_source_state(folder, config) is True
+
+
+@pytest.mark.parametrize("value,expected", [(5, 5), ("7", 7), ("12.7", 12), (3.9, 3), (None, 0), ("x", 0),
+                                            ("", 0), (True, 1)])
+def test_jinja_int(value, expected):
+    assert vllm_report._jinja_int(value) == expected
+
+
+def test_messages():
+    plan = {"vllm_package": "vllm", "vllm_version": "0.11.0", "backend": "cuda", "torch_version": "2.8.0",
+            "python_version": "3.12", "python_source": "uv", "reasons": ["why"]}
+    assert vllm_report.plan_lines(plan) == ["Plan: vllm 0.11.0 (cuda), torch 2.8.0, Python 3.12 (uv)", "why"]
+    found = {"packages": {"vllm": "0.11.0"}, "torch_version": "2.8.0", "torch_cuda": None, "python": "3.12.3"}
+    assert vllm_report.venv_ok_line(found, plan) == "venv ok: vllm 0.11.0, torch 2.8.0 (cpu), Python 3.12.3"
+    found.update(torch_cuda="12.8", cuda_archs=["sm_90"], extensions_checked=2)
+    assert vllm_report.venv_ok_line(found, plan) == (
+        "venv ok: vllm 0.11.0, torch 2.8.0 (CUDA 12.8), Python 3.12.3, kernels for sm_90,"
+        " 2 compiled extensions resolve")
+    preflight = {"facts": {"architectures": ["A", "B"], "weights_format": "safetensors",
+                           "weights_bytes": 1048576 * 3, "weight_files": ["x"]}, "warnings_list": ["w"]}
+    assert vllm_report.model_preflight_lines(preflight, "/m") == [
+        "Model /m: A, B, safetensors weights, 3.0 MiB in 1 files", "Warning: w"]
+    assert vllm_report.summary_state(False, False, {}) == "NOT READY on release ?"
+    assert vllm_report.summary_state(False, False, {"attempted_release": "r2", "rolled_back": True,
+                                                    "release": "r1"}) == "NOT READY on release r2, rolled back to r1"
+    assert vllm_report.summary_state(False, True, {}) == "NOT CHECKED (check mode)"
+    assert vllm_report.summary_state(True, True, {}) == "READY"
+    assert vllm_report.cuda_note("", {}) == ""
+    assert vllm_report.cuda_note("native", {"cuda_variant": "cu128"}) == ", CUDA cu128 native"
+    assert vllm_report.model_revision_note("main", "0123456789abcdef") == "@main (commit 0123456789ab)"
+    assert vllm_report.model_revision_note(None, "abc") == ""
+
+
+def test_summary_lists():
+    assert vllm_report.summary_changes({"changed": True, "release": "r2"}, {"generated": False},
+                                       {"options_changed": False, "restarted": True}, {}) == [
+        "packages installed (r2)", "server (re)started"]
+    assert vllm_report.summary_next_steps("launcher", {"wsl": {"is_wsl": True}},
+                                          {"restart_required": True, "instruction": "wsl --shutdown"},
+                                          ["n"])[1:] == ["wsl --shutdown", "n"]
+    assert vllm_report.summary_next_steps("systemd", {}, {}, []) == []
+    tail = vllm_report.summary_tail({"warnings": ["w"], "model_warnings": [], "compat_limits": [],
+                                     "changed": [], "next_steps": ["a"], "day2": ["b"]})
+    assert tail == ["Warning: w", "Changed: nothing", "Next:", "  a", "  b"]
+
+
+def test_rollout():
+    common = {"host": "h", "url": "http://h:8000/v1"}
+    install = {"release": "r2", "previous_release": "r1"}
+    failed = vllm_report.rollout_failed(common, True, False, True, install, "http://h:9/v1", {"msg": "m"})
+    assert failed == dict(common, ready=False, rolled_back=True, previous_ready=False, release="r1",
+                          url="http://h:9/v1", diagnosis=None, stage="", detail="m")
+    assert vllm_report.rollout_message(dict(failed, previous_ready=False), {}, True, "r1", "refused", False) == [
+        "vLLM did not become ready",
+        "Rolled back to release r1 and the configuration before this run: it does NOT answer either (refused)"]
+    assert vllm_report.rollout_message({}, {"msg": "m"}, False, "", "", True)[1].endswith(
+        "run the play again).")
+    assert vllm_report.backups_to_remove([{"backup_file": "/a"}, {}], {"dest": "/s"}, [{"dest": "/t"}, {}]) == [
+        "/a", "/s", "/t"]
+
+
+def test_wsl():
+    import vllm_wslconfig
+    assert vllm_wslconfig.windows_ram("32GB", {}) == "32GB"
+    assert vllm_wslconfig.windows_ram("", {"skipped": True}) == ""
+    assert vllm_wslconfig.windows_ram("", {"rc": 0, "stdout": " 1234\r\n"}) == "1234"
+    assert vllm_wslconfig.windows_ram("", {"rc": 0, "stdout": "12 GB"}) == ""
+    assert vllm_wslconfig.windows_ram("", {"rc": 1, "stdout": "1234"}) == ""
+    assert vllm_wslconfig.wsl_notices("/p", {}, {"warnings_rule": ["w"]}) == ["w"]
+    assert len(vllm_wslconfig.wsl_notices("", {}, {})) == 1
