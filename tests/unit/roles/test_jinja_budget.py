@@ -8,8 +8,7 @@ plugins/module_utils/, exposed as a filter in plugins/filter/vllm.py and unit-te
 The roles' vars/ files carry no inline ``a if b else c`` at all.
 
 Measured when this test came (expressions over 200 / over 250 characters; inline if/else in
-roles/ / in roles/*/vars/): 24 / 17; 82 / 20 before, 19 / 13; 62 / 0 after. The 19 left are
-listed in NOT_YET, which may only shrink.
+roles/ / in roles/*/vars/): 24 / 17; 82 / 20 before, 0 / 0; 35 / 0 after.
 """
 import io
 import os
@@ -135,36 +134,10 @@ def test_the_scanner_finds_the_roles_expressions():
     assert sum(1 for *_, ifs in rows if ifs) > 10
 
 
-# Not moved yet: the longest of each file, as long as they are now (a message to build, a fact
-# to combine), each due for a filter in plugins/module_utils. None may grow, none may be added;
-# moving one out means removing it here (the count per file is exact).
-NOT_YET = {
-    "roles/vllm_install/tasks/main.yml": [514],
-    "roles/vllm_model/tasks/preflight.yml": [415],
-    "roles/vllm_preflight/tasks/main.yml": [309, 269, 266],
-    "roles/vllm_service/tasks/main.yml": [588, 243, 218],
-    "roles/vllm_service/tasks/rollback.yml": [692, 649],
-    "roles/vllm_service/templates/launcher.json.j2": [629],
-    "roles/vllm_summary/tasks/main.yml": [543, 491, 311, 268, 202],
-    "roles/vllm_wsl/tasks/wsl.yml": [235, 227, 218],
-}
-
-
 def test_no_expression_in_roles_is_over_the_limit():
-    long = {}
-    for path, line, length, text, _ifs in scan():
-        if length > LIMIT:
-            long.setdefault(path.replace(os.sep, "/"), []).append((length, line, text))
-    problems = []
-    for path, found in sorted(long.items()):
-        allowed = NOT_YET.get(path, [])
-        found.sort(reverse=True)
-        for index, (length, line, text) in enumerate(found):
-            if index >= len(allowed) or length > allowed[index]:
-                problems.append("%s:%d: %d chars: %s" % (path, line, length, text[:80]))
-    assert problems == [], "Jinja expressions over %d characters:\n%s" % (LIMIT, "\n".join(problems))
-    # the list shrinks as expressions move out: an entry that is gone is removed from it
-    assert dict((p, len(v)) for p, v in long.items()) == dict((p, len(v)) for p, v in NOT_YET.items())
+    long = ["%s:%d: %d chars: %s" % (path, line, length, text[:80])
+            for path, line, length, text, _ifs in scan() if length > LIMIT]
+    assert long == [], "Jinja expressions over %d characters:\n%s" % (LIMIT, "\n".join(long))
 
 
 def test_no_inline_if_else_in_the_roles_vars():
