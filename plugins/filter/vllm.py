@@ -37,6 +37,21 @@ description:
     C(vllm_wheelhouse_missing) lists the job's wheels a host's folder lacks.
   - C(vllm_serving) says what serves before a run (release, URL, health URL) from a stat of the
     C(current) link and the options file.
+  - C(vllm_service_manager_choice) picks systemd or the launcher; C(vllm_tls_files) and
+    C(vllm_trusted_ca) are the server's TLS paths and what its gate trusts;
+    C(vllm_absent_paths) what vllm_state absent removes and keeps; C(vllm_options_before) the
+    options file before this run, from its slurp.
+  - C(vllm_install_indexes), C(vllm_uv_source_args), C(vllm_uv_compile_argv), C(vllm_uv_sync_argv)
+    are the install's package sources and uv commands; C(vllm_wheelhouse_place),
+    C(vllm_lock_sha256) and C(vllm_wheelhouse_source) where the wheelhouse is built and read.
+  - C(vllm_model_kind), C(vllm_model_path), C(vllm_model_default_name) what the model source is;
+    C(vllm_model_source_state) what the check of a model folder found.
+  - Messages and results the roles show: C(vllm_plan_lines), C(vllm_venv_ok_line),
+    C(vllm_model_preflight_lines), C(vllm_rollout_failed), C(vllm_rollout_message),
+    C(vllm_backups_to_remove) (after a passed gate), and the summary's C(vllm_summary_changes),
+    C(vllm_summary_next_steps), C(vllm_summary_state), C(vllm_cuda_note), C(vllm_summary_tail),
+    C(vllm_model_revision_note); C(vllm_wsl_windows_ram) the Windows RAM the WSL sizing uses,
+    C(vllm_wsl_notices) what the WSL role tells the user.
 """
 
 _UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
@@ -47,6 +62,7 @@ import vllm_common  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_day2  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_flags  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
+import vllm_model_check  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_readiness  # noqa: E402  pylint: disable=wrong-import-position
@@ -54,6 +70,7 @@ import vllm_report  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_unit  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_validate  # noqa: E402  pylint: disable=wrong-import-position
 import vllm_wheelhouse  # noqa: E402  pylint: disable=wrong-import-position
+import vllm_wslconfig  # noqa: E402  pylint: disable=wrong-import-position
 
 try:
     from ansible.errors import AnsibleFilterError
@@ -314,4 +331,34 @@ class FilterModule(object):
             "vllm_wheelhouse_missing": vllm_wheelhouse.missing,
             "vllm_serving": vllm_report.serving_state,
             "vllm_day2_commands": vllm_day2.next_lines,
+            "vllm_service_manager_choice": vllm_unit.service_manager,
+            "vllm_tls_files": vllm_readiness.tls_files,
+            "vllm_trusted_ca": vllm_readiness.trusted_ca,
+            "vllm_absent_paths": vllm_day2.absent_paths,
+            "vllm_options_before": vllm_report.options_before,
+            "vllm_install_indexes": vllm_wheelhouse.install_indexes,
+            "vllm_uv_source_args": vllm_wheelhouse.uv_source_args,
+            "vllm_uv_compile_argv": vllm_wheelhouse.uv_compile_argv,
+            "vllm_uv_sync_argv": vllm_wheelhouse.uv_sync_argv,
+            "vllm_wheelhouse_place": vllm_wheelhouse.wheelhouse_place,
+            "vllm_lock_sha256": vllm_wheelhouse.slurped_lock_sha256,
+            "vllm_wheelhouse_source": vllm_wheelhouse.wheelhouse_source,
+            "vllm_model_kind": vllm_model_check.model_kind,
+            "vllm_model_path": vllm_model_check.model_path,
+            "vllm_model_default_name": vllm_model_check.model_default_name,
+            "vllm_model_source_state": vllm_validate.model_source_state,
+            "vllm_plan_lines": vllm_report.plan_lines,
+            "vllm_venv_ok_line": vllm_report.venv_ok_line,
+            "vllm_model_preflight_lines": vllm_report.model_preflight_lines,
+            "vllm_backups_to_remove": vllm_report.backups_to_remove,
+            "vllm_rollout_failed": vllm_report.rollout_failed,
+            "vllm_rollout_message": vllm_report.rollout_message,
+            "vllm_summary_changes": vllm_report.summary_changes,
+            "vllm_summary_next_steps": vllm_report.summary_next_steps,
+            "vllm_summary_state": vllm_report.summary_state,
+            "vllm_cuda_note": vllm_report.cuda_note,
+            "vllm_summary_tail": vllm_report.summary_tail,
+            "vllm_model_revision_note": vllm_report.model_revision_note,
+            "vllm_wsl_windows_ram": vllm_wslconfig.windows_ram,
+            "vllm_wsl_notices": vllm_wslconfig.wsl_notices,
         }

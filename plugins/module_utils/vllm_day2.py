@@ -53,3 +53,12 @@ def next_lines(manager, removed=False, unit=UNIT, launcher=LAUNCHER, log_file=LO
         "running one and replaces it only after its readiness gate",
     ]
     return lines
+
+
+def absent_paths(managed, store, remove_store):
+    """vllm_state absent: ``{"remove": paths, "kept": paths}``. The managed paths go (in their
+    order); the model store goes after them only when ``remove_store``, else it is kept."""
+    managed = list(managed or [])
+    if remove_store:
+        return {"remove": managed + [store], "kept": []}
+    return {"remove": managed, "kept": [store]}

@@ -474,3 +474,25 @@ def check_model(path, supported_archs=None, backend=None, host=None, options=Non
         warnings.extend(fit_warnings)
         facts["fit"] = numbers
     return {"ok": not errors, "errors": errors, "warnings": warnings, "facts": facts}
+
+
+def model_kind(source):
+    """``builtin``, ``folder`` (an absolute path) or ``hub`` (org/name) for vllm_model_source."""
+    if source == "builtin":
+        return "builtin"
+    return "folder" if str(source).startswith("/") else "hub"
+
+
+def model_path(kind, source, builtin_dir):
+    """The folder served: the builtin model's, the folder given, or ``''`` for a Hub model (the
+    download decides it)."""
+    if kind == "builtin":
+        return builtin_dir
+    return source if kind == "folder" else ""
+
+
+def model_default_name(kind, source):
+    """The served name when none is given: ``tiny-llama``, the Hub id, or the folder's name."""
+    if kind == "builtin":
+        return "tiny-llama"
+    return source if kind == "hub" else os.path.basename(source)

@@ -358,3 +358,15 @@ def _why(err):
 
 def _short(payload):
     return str(payload)[:300]
+
+
+def tls_files(enabled, certfile, keyfile):
+    """The server's certificate and key paths (``{certfile, keyfile}``) when it speaks https,
+    else ``{}``."""
+    return {"certfile": certfile, "keyfile": keyfile} if enabled else {}
+
+
+def trusted_ca(enabled, ca, certfile):
+    """What the readiness gate trusts: the CA given, else the served certificate itself
+    (pinned); ``''`` without TLS."""
+    return (ca or certfile) if enabled else ""

@@ -724,3 +724,178 @@ def render_timings(timings, count=15):
                                              t.get("status") or "", _one_line(task, 120)))
     lines.append("total task time: " + ", ".join("%s %.1fs" % (h, d) for h, d in sorted(hosts.items())))
     return lines
+
+
+def options_before(slurped):
+    """The options file as it was before this run, from its ``slurp`` result: the YAML mapping,
+    or ``{}`` when there was no file (no ``content``) or it was empty."""
+    import base64
+
+    import yaml
+
+    content = (slurped or {}).get("content") if isinstance(slurped, dict) else None
+    if content is None:
+        return {}
+    text = base64.b64decode(content).decode("utf-8", "surrogateescape")
+    return yaml.safe_load(text) or {}
+
+
+def _jinja_int(value, default=0):
+    """Jinja's ``int`` filter: the integer, a float's or numeric string's integer part, else 0."""
+    try:
+        if isinstance(value, str):
+            return int(value, 10)
+        return int(value)
+    except (TypeError, ValueError):
+        try:
+            return int(float(value))
+        except (TypeError, ValueError, OverflowError):
+            return default
+
+
+def _mib(size_bytes):
+    """Bytes as MiB rounded to one decimal, as the roles' ``(x | int / 1048576) | round(1)``."""
+    return round(_jinja_int(size_bytes) / 1048576, 1)
+
+
+def _prefixed(prefix, values):
+    return [prefix + str(value) for value in values]
+
+
+def plan_lines(plan):
+    """What the plan picked (one line) and why (its reasons), for the preflight's output."""
+    return ["Plan: %s %s (%s), torch %s, Python %s (%s)" % (
+        plan["vllm_package"], plan["vllm_version"], plan["backend"], plan["torch_version"],
+        plan["python_version"], plan["python_source"])] + list(plan["reasons"])
+
+
+def venv_ok_line(found, plan):
+    """The line a venv that holds what the plan said gets (vllm_install's check, verify_venv.py's
+    report ``found``): vLLM, torch and its CUDA, Python, the kernels and compiled extensions."""
+    line = "venv ok: %s %s, torch %s (%s), Python %s" % (
+        plan["vllm_package"], found["packages"][plan["vllm_package"]], found["torch_version"],
+        ("CUDA %s" % (found["torch_cuda"],)) if found["torch_cuda"] else "cpu", found["python"])
+    if found.get("cuda_archs"):
+        line += ", kernels for " + " ".join(str(arch) for arch in found["cuda_archs"])
+    if found.get("extensions_checked"):
+        line += ", %s compiled extensions resolve" % (found["extensions_checked"],)
+    return line
+
+
+def model_preflight_lines(preflight, path):
+    """What the model preflight found (vllm_model_check's result): the model's architectures,
+    weights format, size and files, then its warnings."""
+    facts = preflight["facts"]
+    return (["Model %s: %s, %s weights, %s MiB in %s files" % (
+        path, ", ".join(str(a) for a in facts["architectures"]), facts["weights_format"],
+        _mib(facts["weights_bytes"]), len(facts["weight_files"]))]
+        + _prefixed("Warning: ", preflight["warnings_list"]))
+
+
+def summary_changes(install, model, service, wsl):
+    """What this run changed on the host, for the summary's ``changed`` list (in this order:
+    packages, model, server, then the WSL files)."""
+    changes = []
+    if install["changed"]:
+        changes.append("packages installed (%s)" % (install["release"],))
+    if model["generated"]:
+        changes.append("model generated")
+    if model.get("downloaded", False):
+        changes.append("model downloaded (%s MiB)" % (_mib(model["downloaded_bytes"]),))
+    if service["options_changed"]:
+        changes.append("server options or environment")
+    if service["restarted"]:
+        changes.append("server (re)started")
+    return changes + list(wsl.get("changed_files", []))
+
+
+def summary_next_steps(manager, host, wsl, notices):
+    """What the user does next: start the launcher at WSL's boot (no systemd), restart WSL when
+    its files changed, then the roles' notices."""
+    steps = []
+    if manager == "launcher" and host["wsl"]["is_wsl"]:
+        steps.append("add vllm-launcher start to your WSL boot command (/etc/wsl.conf [boot] command)"
+                     " or enable systemd")
+    if wsl.get("restart_required", False):
+        steps.append(wsl["instruction"])
+    return steps + list(notices)
+
+
+def summary_state(ready, check_mode, rollout):
+    """The summary's first word(s): READY, NOT CHECKED in check mode, else NOT READY on the release
+    tried (and the release rolled back to)."""
+    if ready:
+        return "READY"
+    if check_mode:
+        return "NOT CHECKED (check mode)"
+    state = "NOT READY on release %s" % (rollout.get("attempted_release", "?"),)
+    if rollout.get("rolled_back", False):
+        state += ", rolled back to %s" % (rollout["release"],)
+    return state
+
+
+def cuda_note(compat_mode, plan):
+    """``, CUDA <the plan's variant> <compat mode>`` for the summary's stack line; ``''`` without
+    a mode (the plan's variant is read only then)."""
+    return (", CUDA %s %s" % (plan["cuda_variant"], compat_mode)) if compat_mode else ""
+
+
+def summary_tail(result):
+    """The summary's last lines: warnings, model warnings, compat limits, what changed, and the
+    next steps and day-2 commands (indented)."""
+    return (_prefixed("Warning: ", result["warnings"])
+            + _prefixed("Model warning: ", result["model_warnings"])
+            + _prefixed("Compat limit: ", result["compat_limits"])
+            + ["Changed: " + (", ".join(str(c) for c in result["changed"]) if result["changed"]
+                              else "nothing")]
+            + ["Next:"] + _prefixed("  ", list(result["next_steps"]) + list(result["day2"])))
+
+
+def backups_to_remove(written, secrets_kept, tls_kept):
+    """The files this run's backups and kept copies left (the new files passed the gate): each
+    written file's ``backup_file``, the secrets file kept aside, the TLS files kept aside."""
+    paths = [w["backup_file"] for w in written if isinstance(w, dict) and "backup_file" in w]
+    if isinstance(secrets_kept, dict) and "dest" in secrets_kept:
+        paths.append(secrets_kept["dest"])
+    return paths + [k["dest"] for k in tls_kept if isinstance(k, dict) and "dest" in k]
+
+
+def rollout_failed(common, rolled_back, previous_ready, can_roll_back, install, previous_url,
+                   failed_gate):
+    """The rollout result of a host whose gate failed (the fleet report's row): the release and
+    URL it is on after the rollback, or still the new one without one, and what failed."""
+    result = dict(common)
+    result.update({
+        "ready": False,
+        "rolled_back": rolled_back,
+        "previous_ready": previous_ready,
+        "release": install["previous_release"] if can_roll_back else install["release"],
+        "url": previous_url if can_roll_back else common["url"],
+        "diagnosis": failed_gate.get("diagnosis"),
+        "stage": failed_gate.get("stage", ""),
+        "detail": failed_gate["detail"] if "detail" in failed_gate else failed_gate.get("msg", ""),
+    })
+    return result
+
+
+def rollout_message(rollout, failed_gate, can_roll_back, previous_release, previous_detail,
+                    stopped):
+    """What failed and what the rollback did: the gate's message, then where the host is now."""
+    lines = [failed_gate.get("msg", "vLLM did not become ready")]
+    if can_roll_back:
+        lines.append("Rolled back to release %s and the configuration before this run: %s" % (
+            previous_release, ("it answers again at %s" % (rollout["url"],)) if rollout["previous_ready"]
+            else "it does NOT answer either (%s)" % (previous_detail,)))
+    else:
+        lines.append("No previous release to roll back to on this host; the server is down%s." % (
+            " (stopped, so it does not restart in a loop: fix the cause above and run the play again)"
+            if stopped else ""))
+    return lines
+
+
+def model_revision_note(revision, commit):
+    """``@<revision> (commit <12 hex>)`` after a Hub model's id in the summary; ``''`` without a
+    revision."""
+    if not revision:
+        return ""
+    return "@%s%s" % (revision, (" (commit %s)" % (commit[:12],)) if commit else "")

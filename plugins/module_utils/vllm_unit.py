@@ -111,3 +111,11 @@ def sandbox(backend, is_wsl, writable, readable=()):
         # torch shares expandable CUDA segments between processes with pidfd_getfd (in @debug)
         "syscall_allow_extra": ["pidfd_getfd"] if gpu else [],
     }
+
+
+def service_manager(requested, host):
+    """What runs the server: ``requested`` (vllm_service_manager) unless it is ``auto``, then
+    systemd where it is PID 1 (``host.init.systemd_booted``), else the launcher."""
+    if requested != "auto":
+        return requested
+    return "systemd" if host["init"]["systemd_booted"] else "launcher"

@@ -633,3 +633,17 @@ def host_problems(host):
         problems.append("this is WSL1, which has no GPU support and cannot run vLLM's engine: "
                         "convert the distro with `wsl --set-version <distro> 2` in Windows")
     return problems
+
+
+def model_source_state(model_stat, config_stat):
+    """What the model folder check found, as validate_inputs' ``model_source_exists`` reads it,
+    from the ``stat`` results of the folder and of its config.json: ``None`` (not looked at),
+    ``False`` (missing), ``"not_a_dir"``, ``"no_config"`` or ``True``."""
+    stat = model_stat.get("stat") if isinstance(model_stat, dict) else None
+    if stat is None:
+        return None
+    if not stat["exists"]:
+        return False
+    if not stat["isdir"]:
+        return "not_a_dir"
+    return True if config_stat["stat"]["exists"] else "no_config"

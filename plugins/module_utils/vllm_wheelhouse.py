@@ -345,3 +345,71 @@ def missing(files, found):
         if isinstance(entry, dict) and entry.get("path"):
             have[os.path.basename(entry["path"])] = entry.get("size")
     return sorted(name for name, size in (files or {}).items() if have.get(name) != size)
+
+
+def install_indexes(plan, index_url="", extra_index_urls=(), use_plan=True):
+    """The package indexes the install uses: ``{"index_url", "extra_index_urls"}``, each the
+    user's when given, else the plan's (``use_plan``: vllm_install_plan_indexes), else none."""
+    return {"index_url": index_url or (plan["index_url"] if use_plan else ""),
+            "extra_index_urls": extra_index_urls or (plan["extra_index_urls"] if use_plan else [])}
+
+
+def _prefixed(prefix, values):
+    return [prefix + str(value) for value in values or []]
+
+
+def uv_source_args(index_url, extra_index_urls=(), find_links=(), index_strategy=""):
+    """uv's options for the package sources (``uv pip compile`` and ``uv pip sync``)."""
+    return ((["--index-url", index_url] if index_url else [])
+            + _prefixed("--extra-index-url=", extra_index_urls)
+            + _prefixed("--find-links=", find_links)
+            + (["--index-strategy", index_strategy] if index_strategy else []))
+
+
+def uv_compile_argv(uv, venv, lock, requirements, source_args, no_emit=()):
+    """``uv pip compile`` of the requirements into the lock, for the venv's Python; the packages
+    removed after the install (``no_emit``) left out of the lock."""
+    return ([uv, "pip", "compile", "--quiet", "--no-header", "--python", str(venv) + "/bin/python",
+             "--output-file", lock, requirements] + list(source_args)
+            + _prefixed("--no-emit-package=", no_emit))
+
+
+def uv_sync_argv(uv, venv, lock, source_args, wheelhouse_on=False, wheelhouse_source=""):
+    """``uv pip sync`` of the lock (bytecode compiled once here): from the wheelhouse only when
+    there is one, else from the package sources."""
+    sources = (["--no-index", "--find-links", wheelhouse_source] if wheelhouse_on
+               else list(source_args))
+    return [uv, "pip", "sync", "--compile-bytecode", "--python", str(venv) + "/bin/python",
+            lock] + sources
+
+
+def wheelhouse_place(mode, folder="", python="", controller_folder="", controller_python=""):
+    """Where the wheelhouse is built (``mode``: vllm_install_wheelhouse): ``{"delegate", "root",
+    "python"}``; the user's folder and Python win, else the controller's (the repository's
+    .cache, realpath'd, and the playbook's Python) or a wheelhouse host's defaults."""
+    controller = mode == "controller"
+    return {
+        "delegate": "localhost" if controller else mode,
+        "root": folder or (os.path.realpath(controller_folder) if controller
+                           else "/var/cache/vllm-provision/wheelhouse"),
+        "python": python or (controller_python if controller else "/usr/bin/python3"),
+    }
+
+
+def slurped_lock_sha256(slurped):
+    """sha256 of a lock file from its ``slurp`` result; a placeholder when there is no content
+    (check mode on a new host: not compiled yet)."""
+    import base64
+
+    content = slurped.get("content") if isinstance(slurped, dict) else None
+    if content is None:
+        return "<sha256 of requirements.lock>"
+    return hashlib.sha256(base64.b64decode(content)).hexdigest()
+
+
+def wheelhouse_source(controller, host_folder, url, sha256):
+    """Where ``uv pip sync`` finds the wheels: the host's folder of a controller wheelhouse, else
+    the lock's folder under the wheelhouse URL."""
+    if controller:
+        return host_folder
+    return re.sub("/+$", "", url) + "/" + sha256 + "/"

@@ -719,3 +719,22 @@ def write_file(path, result, backup=True):
     # a file written for the first time is 0600, as mkstemp made it
     atomic_write(real, result["after"], mode=0o600, like=old)
     return backup_path
+
+
+def windows_ram(given, probe):
+    """Windows' RAM for the .wslconfig sizing: the value given (vllm_wsl_windows_memory), else
+    what the probe printed when it ran, succeeded and printed a number, else ``''``."""
+    if len(given) > 0:
+        return given
+    if probe.get("skipped", False) or probe["rc"] != 0:
+        return ""
+    text = str(probe["stdout"]).strip()
+    return text if re.match("^[0-9]+$", text) else ""
+
+
+def wsl_notices(profile, wslconfig, conf):
+    """What the WSL role tells the user: that .wslconfig was left alone (no Windows profile),
+    then the rule warnings of the .wslconfig and /etc/wsl.conf edits (their registered results)."""
+    notices = [] if len(profile) > 0 else [
+        ".wslconfig left alone: WSL interop is off and vllm_wsl_windows_profile is empty"]
+    return notices + wslconfig.get("warnings_rule", []) + conf.get("warnings_rule", [])
