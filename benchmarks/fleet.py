@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fleet benchmarks: ratios between site.yml runs measured in the same session, never bare times.
 
-Uses the three containers of the Molecule `fleet` scenario (created here, destroyed at the end)
+Uses the three containers of the Molecule `fleet_bench` scenario (the `fleet` scenario's image,
+settings and inventory with a third host; created here, destroyed at the end)
 and the repository's own site.yml, exactly as users run it:
 
   first      a fresh install on a new host, fleet-1: an empty controller wheelhouse (so the
@@ -32,7 +33,7 @@ import time
 import molecule_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCENARIO = "fleet"
+SCENARIO = "fleet_bench"
 
 
 def molecule(action, environ):

@@ -1,6 +1,6 @@
-"""After the fleet scenario's side effect: fleet-2 on the new release, fleet-3 rolled back,
-fleet-1 back by name on the release it ran before the rollout, all answering; fleet-2 also
-survived two failing starts (rolled back, refused) on its configuration."""
+"""After the fleet scenario's side effect: fleet-1 ran the rollout's fresh release and then went
+back by name to the release it ran before the rollout; fleet-2, given a model it cannot load in
+the rollout, was rolled back to its previous release and configuration; both answer."""
 import json
 import os
 import re
@@ -52,20 +52,18 @@ def test_every_host_answers(host):
 
 def test_release_after_the_rollout(host):
     name = host.backend.get_hostname()
-    if name == "fleet-3":
+    if name == "fleet-2":
         # rolled back: the release and the model it ran before the rollout
         assert release(host) == before(host)
         assert "head24" not in host.file("/etc/vllm/vllm.yaml").content_string
-    elif name == "fleet-1":
-        # went back by name (act 3) to the build before the rollout; the rollout's build is kept
-        assert release(host) == before(host)
-        assert after(host) != before(host) and stack(after(host)) == stack(before(host))
-        assert after(host) in host.check_output("ls /opt/vllm/releases").split()
     else:
-        # a fresh build of the same stack, beside the one before: <release id>.<n>
-        assert release(host) != before(host)
-        assert stack(release(host)) == stack(before(host))
-        assert re.search(r"\.\d+$", release(host))
+        # the rollout gave fleet-1 a fresh build of the same stack beside the one before
+        # (<release id>.<n>); then it went back by name (act 3) to the build before the rollout,
+        # and the rollout's build is kept
+        assert after(host) != before(host) and stack(after(host)) == stack(before(host))
+        assert re.search(r"\.\d+$", after(host))
+        assert release(host) == before(host)
+        assert after(host) in host.check_output("ls /opt/vllm/releases").split()
     assert host.service("vllm.service").is_running
 
 
@@ -95,7 +93,7 @@ def test_the_report_says_who_is_ready_and_who_rolled_back(host, report):
     name = host.backend.get_hostname()
     rows = {row["host"]: row for row in report["hosts"]}
     row = rows[name]
-    if name == "fleet-3":
+    if name == "fleet-2":
         assert row["ready"] is False and row["rolled_back"] is True
         assert row["release"] == before(host)
         assert row["diagnosis"]["category"] == "model_files"
