@@ -1105,6 +1105,13 @@ vllm_release_bug engine_core_generic 65
 # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
 image_python_unreadable_nonroot engine_core_generic SPECIFIC
     (?:OCI runtime (?:create|exec) failed|runc create failed|crun:|unable to start container process)[^\n]*exec(?:utable file)?:? [\"`']?(?:python3?(?:\.\d+)?|vllm)[\"`']?:? (?:executable file not found in \$PATH|not found in \$PATH|permission denied|no such file or directory)
+# the service manager cannot run the release's Python as the service user: a folder above the
+# venv does not let other users in (a vllm_python_root under a private home or a 0700 folder)
+service_user_cannot_exec engine_core_generic SPECIFIC
+    vllm-launcher: cannot start \S+ as \S+: \[Errno 13\] Permission denied
+    Failed to execute (?:command )?\S+: Permission denied
+    Failed at step EXEC spawning \S+: Permission denied
+    Main process exited, code=exited, status=203/EXEC
 systemd_failed engine_core_generic 6 wrapper
     Main process exited, code=exited, status=[1-9]
     Failed with result 'exit-code'
@@ -2335,6 +2342,13 @@ engine_core_generic image_python_unreadable_nonroot
     image whose Python lives outside /root (vLLM's CUDA images since 0.8.2), or rebuild it with the
     interpreter installed system-wide; or install vLLM on the host with this project
     (vllm_install_version, vllm_install_backend).
+engine_core_generic service_user_cannot_exec
+    The service manager could not run the release's Python as the service user (vllm_service_user):
+    permission denied on the way to the venv. A folder above vllm_python_root does not let other
+    users in (a path under a private home, or a folder with mode 0700 or 0750). Put
+    vllm_python_root (and vllm_model_store) where every folder above it has o+x, such as the
+    defaults /opt/vllm and /var/lib/vllm/models, or run chmod o+x on each folder above it; then
+    run the play again.
 engine_core_generic start_frames
     The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
     short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set

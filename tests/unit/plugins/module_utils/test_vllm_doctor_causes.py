@@ -37,6 +37,19 @@ CASES = [
     # vllm-project/vllm#27389 (docker image given "serve MODEL" twice)
     ("unrecognized_path", "api_server.py: error: unrecognized arguments: /root/models/Qwen3-8B\n",
      "engine_core_generic", "unrecognized_argument", ["/root/models/Qwen3-8B"]),
+    # this project's own launcher and systemd, a vllm_python_root under a 0700 folder
+    ("service_user_exec_launcher", "==== vllm-launcher: starting pid 32679 at 2026-12-02T09:20:52+0000\n"
+     "vllm-launcher: cannot start /var/tmp/vllm-noop-x56sl9e7/opt-vllm/current/venv/bin/python as vllm: "
+     "[Errno 13] Permission denied: '/var/tmp/vllm-noop-x56sl9e7/opt-vllm/current/venv/bin/python'\n"
+     "vllm-launcher: the server (pid 32679) exited with status 127 after 0 s\n",
+     "engine_core_generic", "service_user_cannot_exec", ["vllm_python_root", "o+x"]),
+    ("service_user_exec_systemd", "Dec 02 09:20:52 box (python)[812]: vllm.service: Failed to execute "
+     "/home/alice/vllm/current/venv/bin/python: Permission denied\n"
+     "Dec 02 09:20:52 box (python)[812]: vllm.service: Failed at step EXEC spawning "
+     "/home/alice/vllm/current/venv/bin/python: Permission denied\n"
+     "Dec 02 09:20:52 box systemd[1]: vllm.service: Main process exited, code=exited, status=203/EXEC\n"
+     "Dec 02 09:20:52 box systemd[1]: vllm.service: Failed with result 'exit-code'.\n",
+     "engine_core_generic", "service_user_cannot_exec", ["vllm_python_root", "o+x"]),
     # gpustack/gpustack#1268 (V0 engine, local path that is not there)
     ("local_path", "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
      "'namespace/repo_name': '/data/models/cache/model_scope/deepseek-ai/DeepSeek-R1-Distill-Llama-70B'. Use "
