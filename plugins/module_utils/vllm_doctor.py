@@ -787,6 +787,9 @@ architecture_unsupported model_files SPECIFIC+5
     Model architectures? \[([^\]]*)\] (?:are|is) not supported for now
     has model type `?([\w.-]+)`? but Transformers does not recognize this architecture
     architecture \w+ is not supported yet
+    # a model class whose version check the model is newer than (MiniCPM-V: "Currently, MiniCPMV
+    # only supports versions 2.0, 2.5, 2.6": the installed release predates the model's version)
+    Currently,? (\w+) only supports versions?\b
 # vllm/model_executor/models/registry.py: an architecture this release has no class for falls back
 # to the Transformers backend, which fails where transformers (or the backend) cannot build it
 architecture_unsupported model_files SPECIFIC+5
@@ -846,6 +849,10 @@ local_path_not_found model_files SPECIFIC+5
 # vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
 # ... and Triton, torch.compile and matplotlib under $HOME/.triton, $HOME/.config: with HOME unset or
 # "/" (OpenShift's arbitrary UIDs) each is a dot-directory at the root, which nobody may create
+# the Hub's cache (or vLLM's) on a mount the server may not write: a model volume mounted read-only
+# while the hub client still writes its .lock files and metadata beside the snapshot
+cache_dir_permission model_files SPECIFIC
+    \[(?i:errno) 30\] Read-only file system: '([^']*(?:models--|cache|huggingface|/hub\b)[^']*)'
 cache_dir_permission model_files SPECIFIC+3
     (?i:Permission ?Error): \[(?i:errno|error) 13\] (?i:permission denied): '([^']*/\.(?:cache|config|triton|local|nv|huggingface|vllm|inductor)\b[^']*)'
     There was a problem when trying to write in your cache folder \(([^)]*)\)
@@ -1071,6 +1078,7 @@ unrecognized_argument engine_core_generic CERTAIN
     error: unrecognized arguments?: (.+)$
     error: argument [\w/-]+: invalid choice: (.+)$
     error: ambiguous option: (\S+)
+    invalid (?:tool call|reasoning) parser: ([\w.-]+)
 # a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
 # version check, an engine argument the installed EngineArgs lacks (removed, or not yet added), a
 # vllm module it imports that moved. A keyword error without a class name, and every missing vllm
@@ -1105,6 +1113,30 @@ vllm_release_bug engine_core_generic 65
 # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
 image_python_unreadable_nonroot engine_core_generic SPECIFIC
     (?:OCI runtime (?:create|exec) failed|runc create failed|crun:|unable to start container process)[^\n]*exec(?:utable file)?:? [\"`']?(?:python3?(?:\.\d+)?|vllm)[\"`']?:? (?:executable file not found in \$PATH|not found in \$PATH|permission denied|no such file or directory)
+# a remote-code config class (transformers_modules...) sent to worker processes by pickle: some
+# releases cannot (fixed later by registering such configs to be pickled by value)
+remote_code_config_not_picklable trust_remote_code SPECIFIC
+    PicklingError: Can't pickle <class 'transformers_modules\.
+# Python's multiprocessing (spawn) re-imports the main script: a script that creates the engine at
+# import time (no __main__ guard) starts it again in every worker
+spawn_without_main_guard engine_core_generic SPECIFIC
+    An attempt has been made to start a new process before the
+    current process has finished its bootstrapping phase
+# a port computed past 65535 (a base port plus an index per server, rank or node)
+port_out_of_range port_in_use SPECIFIC
+    port must be 0-65535
+    port (?:number )?(?:out of range|must be (?:between|in) 0 and 65535)
+# Ray: vLLM's workers placed where no GPU is reserved, a placement group smaller than the workers,
+# or a driver whose Ray is another version than the cluster's
+ray_task_no_gpu_reserved tensor_parallel_config SPECIFIC
+    Current node has no GPU available
+placement_group_too_small tensor_parallel_config SPECIFIC
+    placement group bundle index \d+ is invalid
+ray_version_mismatch tensor_parallel_config SPECIFIC
+    Version mismatch: The cluster was started with
+# vllm/config (SpeculativeConfig): a draft model without num_speculative_tokens nor n_predict
+speculative_num_tokens_missing engine_core_generic SPECIFIC
+    num_speculative_tokens must be provided
 # the service manager cannot run the release's Python as the service user: a folder above the
 # venv does not let other users in (a vllm_python_root under a private home or a 0700 folder)
 service_user_cannot_exec engine_core_generic SPECIFIC
@@ -2211,6 +2243,11 @@ def _fix_generic(finding, facts, live, lines):
     extra = ""
     if finding.rule == "unrecognized_argument":
         bad = next((g for g in finding.match.groups() if g), text).strip()
+        if re.search(r"invalid (?:tool call|reasoning) parser", text):
+            return ("The installed vLLM has no parser named %s (tool_call_parser or reasoning_parser in "
+                    "vllm_service_options): the error lists the ones it has. Pick one of those, or a "
+                    "vllm_install_version that ships %s (new models' parsers often arrive a release after "
+                    "the model)." % (bad, bad))
         return ("vLLM's command line rejected %s: the installed vLLM has no such option, or an option and its "
                 "value reached it as one argument (\"--host 127.0.0.1\" instead of \"--host=127.0.0.1\"). Check "
                 "vllm_service_options against `vllm serve --help=all` of vllm_install_version, drop or rename the "
@@ -2342,6 +2379,38 @@ engine_core_generic image_python_unreadable_nonroot
     image whose Python lives outside /root (vLLM's CUDA images since 0.8.2), or rebuild it with the
     interpreter installed system-wide; or install vLLM on the host with this project
     (vllm_install_version, vllm_install_backend).
+trust_remote_code remote_code_config_not_picklable
+    The model's own config class (trust_remote_code, transformers_modules...) could not be pickled to
+    vLLM's worker processes: a bug of some vLLM releases (and of wrappers such as Ray Serve LLM) with
+    remote-code configs and several processes (tensor parallelism, the V1 engine's processes, Ray).
+    Use a vllm_install_version where it is fixed (such configs are pickled by value), or a model whose
+    architecture vLLM has natively, which needs no trust_remote_code.
+engine_core_generic spawn_without_main_guard
+    Python's multiprocessing (spawn) re-imported the script that creates vLLM's engine, because the
+    script creates it at import time. Put the code that builds LLM(...) under `if __name__ ==
+    '__main__':`, or serve with `vllm serve` as this project's service does.
+port_in_use port_out_of_range
+    A port above 65535 was computed for vLLM or a process it starts (a wrapper adding an index per
+    server, rank or node to a base port). Lower the base port (vllm_service_port, or the wrapper's port
+    settings) or the number of servers per node, so that every port stays at most 65535.
+tensor_parallel_config ray_task_no_gpu_reserved
+    vLLM's Ray executor found no GPU where it runs: the Ray task or actor that started vLLM reserved no
+    GPUs, or its node has none. Start vLLM from a task or actor that requests the GPUs (num_gpus, a
+    placement group), or on one node let vLLM start its own workers (distributed_executor_backend: mp
+    in vllm_service_options).
+tensor_parallel_config placement_group_too_small
+    vLLM asked its Ray placement group for more bundles (GPUs) than the group holds:
+    tensor_parallel_size x pipeline_parallel_size, times the engines a wrapper colocates, exceeds the
+    GPUs reserved. Reserve a placement group as large as the workers need, or lower
+    tensor_parallel_size or the number of engines.
+tensor_parallel_config ray_version_mismatch
+    The Ray in vLLM's environment is another version than the Ray cluster it joins. Install the
+    cluster's Ray version in the release venv (or start the cluster with the venv's Ray): the driver
+    and every node must run the same Ray and Python.
+engine_core_generic speculative_num_tokens_missing
+    vLLM rejected speculative_config: num_speculative_tokens is required for this draft model (its
+    config has no n_predict). Add num_speculative_tokens to speculative_config in
+    vllm_service_options.
 engine_core_generic service_user_cannot_exec
     The service manager could not run the release's Python as the service user (vllm_service_user):
     permission denied on the way to the venv. A folder above vllm_python_root does not let other
@@ -2376,7 +2445,8 @@ model_files local_path_not_found
     vllm_model_source at an existing local directory holding config.json (an absolute path, no ~; in a
     container the path inside it), or use a hub id (namespace/name).
 model_files cache_dir_permission
-    vLLM's user cannot write its cache directory %s (HOME unset or not writable, or a root-owned mount).
+    vLLM's user cannot write its cache directory %s (HOME unset or not writable, a root-owned or
+    read-only mount).
     Give the service user (vllm_service_user) a writable home, or set vllm_service_env: {HOME: ...,
     HF_HOME: ..., VLLM_CACHE_ROOT: ..., XDG_CACHE_HOME: ...} to a directory it owns; in a container
     chown the mounted parent directory.

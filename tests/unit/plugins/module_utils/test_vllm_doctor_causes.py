@@ -37,6 +37,30 @@ CASES = [
     # vllm-project/vllm#27389 (docker image given "serve MODEL" twice)
     ("unrecognized_path", "api_server.py: error: unrecognized arguments: /root/models/Qwen3-8B\n",
      "engine_core_generic", "unrecognized_argument", ["/root/models/Qwen3-8B"]),
+    # other wordings of the causes the rules of e21efda missed in sets L-V (not the corpus lines)
+    ("model_version_check", "ValueError: Currently, MiniCPMO only supports versions 2.6. Got version: (4, 0)\n"
+     + WRAPPER, "model_files", "architecture_unsupported", ["MiniCPMO", "vllm_install_version"]),
+    ("remote_config_pickle", "_pickle.PicklingError: Can't pickle <class 'transformers_modules.acme.Foo-7B."
+     "0123abcd.configuration_foo.FooConfig'>: it's not the same object as transformers_modules.acme\n",
+     "trust_remote_code", "remote_code_config_not_picklable", ["vllm_install_version"]),
+    ("port_overflow", "OverflowError: bind(): port must be 0-65535.\n", "port_in_use", "port_out_of_range",
+     ["65535", "vllm_service_port"]),
+    ("ray_no_gpu", "ValueError: Current node has no GPU available. current_node_resource={'CPU': 8.0, "
+     "'memory': 1.0e10}. vLLM engine cannot start without GPU.\n", "tensor_parallel_config",
+     "ray_task_no_gpu_reserved", ["num_gpus"]),
+    ("ray_bundle", "ValueError: placement group bundle index 3 is invalid. Valid placement group indexes: 0-1\n",
+     "tensor_parallel_config", "placement_group_too_small", ["tensor_parallel_size"]),
+    ("ray_versions", "RuntimeError: Version mismatch: The cluster was started with:\n    Ray: 2.40.0\n"
+     "    Python: 3.11.9\nThis process on node 10.0.0.2 was started with:\n    Ray: 2.41.0\n",
+     "tensor_parallel_config", "ray_version_mismatch", ["same Ray"]),
+    ("readonly_hub_cache", "OSError: [Errno 30] Read-only file system: '/mnt/models/hub/models--Qwen--Qwen3-8B/"
+     ".no_exist/abc/generation_config.json'\n", "model_files", "cache_dir_permission", ["read-only"]),
+    ("reasoning_parser", "KeyError: 'invalid reasoning parser: glm45 (chose from { deepseek_r1,qwen3 })'\n",
+     "engine_core_generic", "unrecognized_argument", ["glm45", "reasoning_parser"]),
+    ("spec_tokens", "pydantic_core._pydantic_core.ValidationError: 1 validation error for SpeculativeConfig\n"
+     "  Value error, num_speculative_tokens must be provided with speculative model unless the draft model "
+     "config contains an n_predict parameter.\n", "engine_core_generic", "speculative_num_tokens_missing",
+     ["num_speculative_tokens"]),
     # this project's own launcher and systemd, a vllm_python_root under a 0700 folder
     ("service_user_exec_launcher", "==== vllm-launcher: starting pid 32679 at 2026-12-02T09:20:52+0000\n"
      "vllm-launcher: cannot start /var/tmp/vllm-noop-x56sl9e7/opt-vllm/current/venv/bin/python as vllm: "
