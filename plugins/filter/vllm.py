@@ -46,7 +46,7 @@ description:
     C(vllm_lock_sha256) and C(vllm_wheelhouse_source) where the wheelhouse is built and read.
   - C(vllm_model_kind), C(vllm_model_path), C(vllm_model_default_name) what the model source is;
     C(vllm_model_source_state) what the check of a model folder found.
-  - Messages and results the roles show: C(vllm_plan_lines), C(vllm_venv_ok_line),
+  - Messages and results the roles show come from C(vllm_plan_lines), C(vllm_venv_ok_line),
     C(vllm_model_preflight_lines), C(vllm_rollout_failed), C(vllm_rollout_message),
     C(vllm_backups_to_remove) (after a passed gate), and the summary's C(vllm_summary_changes),
     C(vllm_summary_next_steps), C(vllm_summary_state), C(vllm_cuda_note), C(vllm_summary_tail),
