@@ -35,7 +35,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from refusal import FLOOR_PLAY, PLAYBOOK, ROOT, _timed, _where_time_goes  # noqa: E402
+from refusal import FLOOR_PLAY, PLAYBOOK, ROOT, _timed, _where_time_goes, report_breakdown  # noqa: E402
 
 FIXED_PATHS = ("/usr/local/sbin/vllm-launcher", "/etc/systemd/system/vllm.service")
 RECAP = re.compile(r"^(?P<host>\S+)\s*:\s*ok=(?P<ok>\d+)\s+changed=(?P<changed>\d+)\s+"
@@ -64,9 +64,13 @@ def free_port(port):
     return True
 
 
+def site_argv(inventory, extra):
+    """ansible-playbook site.yml on this machine's host with ``extra`` as extra vars."""
+    return [PLAYBOOK, "-i", inventory, "-l", HOST, os.path.join(ROOT, "site.yml"), "-e", json.dumps(extra)]
+
+
 def run_site(inventory, extra, what, timeout):
-    took, _, rc, lines = _timed([PLAYBOOK, "-i", inventory, "-l", HOST, os.path.join(ROOT, "site.yml"),
-                                 "-e", json.dumps(extra)], timeout=timeout)
+    took, _, rc, lines = _timed(site_argv(inventory, extra), timeout=timeout)
     text = "\n".join(l for _, l in lines)
     if rc != 0 or READY not in text:
         sys.exit("the %s run did not end READY (rc %d):\n%s" % (what, rc, text[-5000:]))
@@ -133,17 +137,11 @@ def main(argv=None):
                                     ("noop/floor", figures["ratio_noop_floor"], 4.0)):
             print("%s = %.2f (target at most %.2f: %s)"
                   % (name, ratio, target, "met" if ratio <= target else "NOT met"))
-        print("where the time of the median no-op run goes (seconds from each task header to the next):")
-        for name, seconds in sorted(figures["where_the_time_goes"], key=lambda x: -x[1])[:15]:
-            print("  %6.2f  %s" % (seconds, name))
-        if args.json:
-            with open(args.json, "w") as handle:
-                json.dump(figures, handle, indent=2)
+        report_breakdown(figures, "no-op", 15, args.json)
         return 0
     finally:
         if installed or any(os.path.lexists(p) for p in FIXED_PATHS):
-            took, _, rc, lines = _timed([PLAYBOOK, "-i", inventory, "-l", HOST, os.path.join(ROOT, "site.yml"),
-                                         "-e", json.dumps(dict(extra, vllm_state="absent"))],
+            took, _, rc, lines = _timed(site_argv(inventory, dict(extra, vllm_state="absent")),
                                         timeout=args.timeout)
             if rc != 0:
                 print("the absent run failed (rc %d); remove the server by hand:\n%s"

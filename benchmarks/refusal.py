@@ -92,6 +92,17 @@ def _where_time_goes(lines):
     return out
 
 
+def report_breakdown(figures, what, top, json_path=None):
+    """Print the slowest ``top`` tasks of ``figures["where_the_time_goes"]`` (the median ``what``
+    run's), then write ``figures`` as JSON to ``json_path`` when one is given."""
+    print("where the time of the median %s run goes (seconds from each task header to the next):" % what)
+    for name, seconds in sorted(figures["where_the_time_goes"], key=lambda x: -x[1])[:top]:
+        print("  %6.2f  %s" % (seconds, name))
+    if json_path:
+        with open(json_path, "w") as handle:
+            json.dump(figures, handle, indent=2)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -146,12 +157,7 @@ def main(argv=None):
               % (floor, refusal, figures["exit_median_s"], figures["ratio_refusal_floor"]))
         print("target: refused within 10 s of the start: %s"
               % ("met" if refusal <= 10 else "NOT met (%.1f s)" % refusal))
-        print("where the time of the median refusal run goes (seconds from each task header to the next):")
-        for name, seconds in sorted(figures["where_the_time_goes"], key=lambda x: -x[1])[:12]:
-            print("  %6.2f  %s" % (seconds, name))
-        if args.json:
-            with open(args.json, "w") as handle:
-                json.dump(figures, handle, indent=2)
+        report_breakdown(figures, "refusal", 12, args.json)
         return 0
     finally:
         shutil.rmtree(work, ignore_errors=True)
