@@ -698,6 +698,13 @@ cudart_missing cuda_driver_mismatch SPECIFIC
     libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
     libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file
     libnvrtc\.so\.(\d+)[\d.]*: cannot open
+# torchvision registers its compiled operators for the torch it was built against (torchvision/
+# extension.py, _meta_registrations.py): beside another torch (vLLM pins its own; a later pip install of
+# torch or torchvision breaks the pair) the operators are missing at import
+torchvision_torch_mismatch cuda_driver_mismatch SPECIFIC
+    operator torchvision::\w+ does not exist
+    Couldn't load custom C\+\+ ops\. This can happen if your PyTorch and torchvision versions are incompatible
+    PyTorch and torchvision were compiled with different CUDA major versions
 undefined_symbol cuda_driver_mismatch LIKELY
     vllm/_C\S*\.so: undefined symbol
     _C\.abi3\.so: undefined symbol
@@ -801,6 +808,19 @@ architecture_unsupported model_files SPECIFIC+5
 # does not take as multimodal: a VL architecture it does not have (or options given to a text model)
 architecture_unsupported model_files LIKELY
     `?(limit_mm_per_prompt|mm_processor_kwargs|disable_mm_preprocessor_cache|mm_processor_cache_gb|\w*mm\w*)`? is only supported for multi-?modal models
+# vllm/config.py _get_and_verify_max_len and rotary_embedding.get_rope: a rope_scaling this release
+# does not know (a model newer than the release: llama3, yarn, longrope or dynamic fields it predates)
+vllm_too_old_for_model model_files SPECIFIC
+    assert ["']factor["'] in rope_scaling
+    Unknown RoPE scaling type ['"]?(\w+)
+# vllm/model_executor/models/qwen2.py (older releases): sliding window on some layers only
+# (use_sliding_window with max_window_layers set) was refused
+qwen2_sliding_window_layers_unsupported model_files CERTAIN
+    Sliding window for some but all layers is not supported
+# transformers' get_config_dict: a path that is no directory is taken for a hub id, and the failed
+# lookup is reported as this (a drive or root path is a local path that does not exist there)
+local_path_not_found model_files SPECIFIC+5
+    Can't load the configuration of '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
 # vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
 # vLLM's model file cannot be imported, most often because the installed transformers lacks (or
 # has dropped) a class that file imports
@@ -1019,6 +1039,14 @@ wsl_marker wsl_specific CONTEXT_WEAK marker
     WSL_DISTRO_NAME
 wsl_mnt wsl_specific 50 marker
     (?:model[=: ]|load model |Starting to load model |--model |model_tag[=:' ]+)['\"]?/mnt/[a-z]/
+# vLLM runs on Linux (on Windows only inside WSL2): in a native Windows Python its imports of
+# Unix-only modules fail, and its tracebacks run through drive-letter paths into the vllm package
+native_windows_unsupported wsl_specific SPECIFIC
+    No module named '(resource|fcntl|termios|pwd|grp)'
+    module 'os' has no attribute '(sched_getaffinity|getuid|geteuid|killpg|setsid|fork)'
+    module 'signal' has no attribute '(SIGKILL|SIGQUIT|SIGUSR1|SIGHUP|SIGALRM)'
+native_windows_unsupported wsl_specific 55 frame
+    ^File "[A-Za-z]:\\[^"]*\\vllm\\[^"]*\.py", line \d+
 # ---- ports ------------------------------------------------------------------------------
 bind_in_use port_in_use CERTAIN
     error while attempting to bind on address \(('[^']*'), (\d+)\): address already in use
@@ -1091,6 +1119,10 @@ wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
     Failed to import (?:the )?(?:python )?'?vllm'? (?:module|package)
     (?:Unsupported|Incompatible) vLLM version\b
     vLLM version \S+ is not supported\b
+# an object the code around vLLM defined inside a function (a wrapper's patched config class, a local
+# callback): releases that run the engine in its own process (V1) must pickle it, which Python cannot
+wrapper_vllm_version_mismatch engine_core_generic LIKELY
+    Can't pickle local object '(\w+)\.<locals>\.\w+'
 # pip's resolver naming a package that pins another vLLM: the same cause, but printed at install time
 # and often harmless, so weaker than any error of the start itself
 wrapper_vllm_version_mismatch engine_core_generic 50 context
@@ -1109,6 +1141,26 @@ torch_compile_graph_error engine_core_generic LIKELY
 # paths disagree for this model or quantization (e.g. 0.8.3's input_scale, fixed in 0.8.5)
 vllm_release_bug engine_core_generic 65
     AttributeError: '(\w*(?:ParallelLinear|ReplicatedLinear|LinearBase|ParallelEmbedding|ParallelLMHead|FusedMoE|LinearMethod|MoEMethod)\w*)' object has no attribute '(\w+)'
+# vllm/executor/ray_utils.py initialize_ray_cluster and vllm/ray/lazy_utils.py: vLLM's own Ray calls on a
+# Ray state some releases did not expect (ray.init("auto") again where the caller already started Ray:
+# later releases pass ignore_reinit_error; a 'ray' module without Ray's API: later releases catch it)
+vllm_release_bug engine_core_generic LIKELY
+    Maybe you called ray\.init twice by accident
+    module 'ray' has no attribute '(\w+)'
+# vllm/model_executor/layers/quantization/kv_cache.py: kv_cache_dtype fp8 with a checkpoint whose KV
+# scales are missing or not per-tensor (releases before the default scale of 1.0)
+vllm_release_bug engine_core_generic SPECIFIC
+    Only support per-tensor scaling factor for fp8(?:-quantized)? (KV cache|Q/prob)
+# Python's %-formatting of a message whose arguments do not fit its format string (a logging call in
+# the code around vLLM, or in vLLM): a bug of that code, not of the setup
+wrapper_code_bug engine_core_generic LIKELY
+    not all arguments converted during string formatting
+    not enough arguments for format string
+    unsupported format character '.' \(0x[0-9a-f]+\) at index
+# torch's lazy init of an accelerator (CUDA, NPU, XPU) in a process forked after the parent had
+# initialised it: the parent touched the device before vLLM forked its workers
+reinit_in_forked_subprocess engine_core_generic SPECIFIC
+    Cannot re-initialize (CUDA|NPU|XPU|MUSA|HPU|MLU) in forked subprocess
 # the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
 # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
 image_python_unreadable_nonroot engine_core_generic SPECIFIC
@@ -1485,7 +1537,13 @@ _VLLM_IMPORT_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module n
                              r"^ImportError: cannot import name '(\w+)' from '(vllm(?:\.[\w.]+)?)'|"
                              r"^AttributeError: module '(vllm(?:\.[\w.]+)?)' has no attribute '(\w+)'")
 # load_weights() indexing its parameters by a checkpoint tensor's name
-_WEIGHT_KEYERROR_RE = re.compile(r"^KeyError: '((?:[\w]+\.)+(?:weight|bias|qweight|qzeros|scales|g_idx|\w*_scale))'")
+_WEIGHT_KEYERROR_RE = re.compile(r"^KeyError: '((?:[\w]+\.)+(?:weight|bias|qweight|qzeros|scales|g_idx|\w*_scale|"
+                                 r"absmax|quant_map|nested_\w+|"
+                                 r"bitsandbytes__\w+))'")
+# bitsandbytes' statistics tensors: a pre-quantized bnb checkpoint read as a plain one
+_BNB_TENSOR_RE = re.compile(r"\.(?:absmax|quant_map|nested_\w+|bitsandbytes__\w+|quant_state\.\w+)$")
+# a dotted module whose first part imports (a wrapper importing a submodule its dependency lacks)
+_DEP_SUBMODULE_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module named '([A-Za-z_]\w*)\.([\w.]+)'")
 _HUB_CALL_RE = re.compile(r"\b(?:hf_hub_download|snapshot_download|model_info|list_repo_files)\(")
 
 
@@ -1543,9 +1601,25 @@ def _caller_findings(lines, findings):
         match = _WEIGHT_KEYERROR_RE.match(text)
         if match and line.idx not in known:
             frames = _frames_above(lines, pos, limit=8)
-            if any(re.search(r"load_weights|params_dict\[", p + " " + c) for p, c in frames) or any(
+            if _BNB_TENSOR_RE.search(match.group(1)):
+                # only a bitsandbytes checkpoint has such tensors: the name says it without a frame
+                out.append(Finding("model_files", SPECIFIC, line, "bnb_checkpoint_without_bnb_load_format", match,
+                                   "error"))
+            elif any(re.search(r"load_weights|params_dict\[", p + " " + c) for p, c in frames) or any(
                     "params_dict[" in l.text for l in lines[max(0, pos - 3):pos]):
                 out.append(Finding("model_files", SPECIFIC, line, "checkpoint_weight_name_mismatch", match, "error"))
+            continue
+        match = _DEP_SUBMODULE_RE.match(text)
+        if match and line.idx not in known and match.group(1) not in ("vllm", "google", "azure"):
+            # Python names the first part of a dotted import that is missing, so the package itself is
+            # there and lacks the submodule: the importer was written for another release of it
+            frames = _frames_above(lines, pos)
+            importer = frames[0][0] if frames else ""
+            top = match.group(1)
+            if importer and not _VLLM_PATH_RE.search(importer) and not re.search(
+                    r"[/\\]%s[/\\]" % re.escape(top), importer):
+                out.append(Finding("engine_core_generic", SPECIFIC, line, "wrapper_dependency_version_mismatch",
+                                   match, "error"))
             continue
         finding = known.get(line.idx)
         if finding is not None and finding.rule == "local_path_not_found":
@@ -2275,6 +2349,11 @@ def _fix_generic_cause(finding, facts, text):
         if re.search(r"unexpected keyword argument", text):
             what = " It passes the engine argument '%s', which the installed vLLM does not have (removed or renamed " \
                    "since, or not added yet)." % (_first_group(match) or "?")
+        elif re.search(r"Can't pickle local object", text):
+            what = (" It hands vLLM an object defined inside its function %s, which this vLLM must pickle to its "
+                    "engine process (the V1 engine runs in a process of its own); vllm_service_env "
+                    "{VLLM_ENABLE_V1_MULTIPROCESSING: \"0\"} keeps the engine in one process meanwhile"
+                    % (_first_group(match) or "?"))
         elif re.search(r"No module named|cannot import name|has no attribute", text):
             what = " It imports %s, which the installed vLLM does not have (moved or removed)." % (
                 "'%s'" % (_first_group(match) or "?"))
@@ -2288,6 +2367,13 @@ def _fix_generic_cause(finding, facts, text):
                 "vllm_install_version to it; the tool's requirements or its vllm extra name it), or upgrade the tool "
                 "to a release written for this vLLM. Disabling the tool's version check only hides the mismatch."
                 % (" (vLLM %s)" % installed if installed else "", what))
+    if finding.rule == "wrapper_dependency_version_mismatch":
+        top, rest = (match.group(1), match.group(2)) if match else ("a package", "?")
+        return ("Code around vLLM (a wrapper, connector or plugin) imports %s.%s, which the installed %s does not "
+                "have: Python names the first missing part, so %s is installed but is another release than the "
+                "one that code was written for. Install the %s release the wrapper's requirements name (or the "
+                "wrapper release made for the installed %s); in a container, use the image built for that pair."
+                % (top, rest, top, top, top, top))
     if finding.rule == "vllm_install_incomplete":
         module = _first_group(match) or "a module"
         return ("vLLM's own code imports %s, which the installed vLLM lacks: the install is incomplete or mixes two "
@@ -2301,6 +2387,23 @@ def _fix_generic_cause(finding, facts, text):
                 "no CUDA graphs; slower), or pin vllm_install_version to the release that worked, and clear vLLM's "
                 "compile cache (~/.cache/vllm/torch_compile_cache) of the service user."
                 % _fmt_opt(enforce_eager="true"))
+    if finding.rule == "vllm_release_bug" and re.search(r"ray\.init twice", text):
+        return ("Ray was already initialised in this process when vLLM called ray.init() again: some vLLM "
+                "releases (the Ray executor on ROCm/XPU, late 2024) call ray.init(\"auto\") without "
+                "ignore_reinit_error when the code around vLLM has started Ray itself. Let vLLM start Ray (no "
+                "ray.init before LLM()), or on one host use distributed_executor_backend: mp in "
+                "vllm_service_options; a newer vllm_install_version passes ignore_reinit_error.")
+    if finding.rule == "vllm_release_bug" and re.search(r"module 'ray' has no attribute", text):
+        return ("Python found a 'ray' module without Ray's API ('%s' missing): a partial or stub install, a "
+                "namespace left behind by an uninstall, or a folder named ray on the path; some vLLM releases "
+                "do not catch that where they only check whether Ray is running (fixed later). Remove the stray "
+                "ray (or install Ray properly in the service venv, the release vLLM names), or move "
+                "vllm_install_version to a release with the fix." % (_first_group(match) or "?"))
+    if finding.rule == "vllm_release_bug" and re.search(r"per-tensor scaling factor for fp8", text):
+        return ("kv_cache_dtype fp8 with a checkpoint whose KV-cache scales are missing or not per-tensor: this "
+                "vLLM release refuses it instead of using a scale of 1.0 (fixed in later releases). Drop "
+                "kv_cache_dtype from vllm_service_options (auto), use a checkpoint saved with per-tensor k/v "
+                "scales (vllm_model_source), or move vllm_install_version to a newer release.")
     if finding.rule == "vllm_release_bug":
         layer, attr = (match.group(1), match.group(2)) if match else ("a vLLM layer", "?")
         return ("vLLM failed inside its own layer code (%s has no '%s') while it processed the checkpoint's weights: "
@@ -2418,6 +2521,45 @@ engine_core_generic service_user_cannot_exec
     vllm_python_root (and vllm_model_store) where every folder above it has o+x, such as the
     defaults /opt/vllm and /var/lib/vllm/models, or run chmod o+x on each folder above it; then
     run the play again.
+cuda_driver_mismatch torchvision_torch_mismatch
+    torchvision in the service venv was built for another torch than the one installed (vLLM pins its
+    torch; installing torch or torchvision on top of it, or an image that mixes them, breaks the pair),
+    so its compiled operators (torchvision::nms) are missing. Install the torchvision release made for
+    the installed torch (the pairs are listed in torchvision's README), or rebuild the venv from vLLM's
+    own requirements (vllm_python_rebuild: true with vllm_install_version) without adding torch or
+    torchvision afterwards.
+wsl_specific native_windows_unsupported
+    vLLM runs on Linux only: this is a native Windows Python (drive-letter paths, or Unix-only modules
+    such as resource or fcntl missing). Run vLLM inside WSL2 (a Linux distro; this project's
+    vllm_wsl_* settings size it) or on a Linux host or container, with the venv created there, not in a
+    Windows Python or conda environment.
+model_files vllm_too_old_for_model
+    The model (its config.json or its checkpoint's tensors) is newer than the installed vLLM: this
+    release does not know a field the model uses (a rope_scaling type, a quantization scheme's scale
+    tensors). Move vllm_install_version to a release that lists the model (and its quantization) as
+    supported; a wrapper that bundles its own vLLM (a trainer, a serving platform) needs its release
+    that ships that vLLM. Editing config.json to an older format only hides the mismatch.
+model_files qwen2_sliding_window_layers_unsupported
+    The model's config.json turns sliding-window attention on for only some layers (use_sliding_window
+    with max_window_layers), which this vLLM release refuses. Set use_sliding_window to false in the
+    model's config.json (the Qwen2/Qwen2.5 releases ship it false; fine-tunes and merges sometimes flip
+    it) or serve a snapshot with it unset (vllm_model_source), or use a newer vllm_install_version.
+model_files bnb_checkpoint_without_bnb_load_format
+    The checkpoint is saved pre-quantized with bitsandbytes (its tensors carry absmax/quant_map
+    statistics, e.g. Unsloth's *-bnb-4bit), but vLLM loads it as a plain checkpoint. Set quantization:
+    bitsandbytes in vllm_service_options (and load_format: bitsandbytes on releases before 0.7), or
+    serve the 16-bit model instead (vllm_model_source).
+engine_core_generic wrapper_code_bug
+    A string-formatting error (a logging or % format call whose arguments do not fit its format string)
+    in the code that starts vLLM: a bug of that code (a wrapper, a plugin, or vLLM), not of the setup.
+    The traceback's innermost frame names the file: move that package (or vllm_install_version, where
+    the frame is vLLM's) to a release with the fix, or back to the release that worked.
+engine_core_generic reinit_in_forked_subprocess
+    A worker process was forked after the parent process had already initialised the GPU (or NPU/XPU),
+    which torch cannot do again in a forked child. Make vLLM start its workers with spawn
+    (vllm_service_env: {VLLM_WORKER_MULTIPROC_METHOD: spawn}), and do not touch the device (torch.cuda
+    calls, a model on the GPU) in the script or wrapper before vLLM's engine is created; a plugin that
+    forks after device init needs its release with the fix.
 engine_core_generic start_frames
     The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
     short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set

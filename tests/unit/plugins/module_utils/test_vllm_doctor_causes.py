@@ -101,6 +101,50 @@ CASES = [
     ("arch_model_type", "The checkpoint you are trying to load has model type `llaaa` but Transformers does not "
      "recognize this architecture. This could be because of an issue with the checkpoint, or because your version "
      "of Transformers is out of date.\n", "model_files", "architecture_unsupported", ["llaaa"]),
+    # other wordings of the causes the rules of f788d62 missed in set W (written from the raise sites,
+    # not the corpus lines)
+    ("torchvision_roi_align", "RuntimeError: operator torchvision::roi_align does not exist\n",
+     "cuda_driver_mismatch", "torchvision_torch_mismatch", ["torchvision", "vllm_python_rebuild"]),
+    ("torchvision_cuda_major", "RuntimeError: Detected that PyTorch and torchvision were compiled with different "
+     "CUDA major versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8. Please reinstall the "
+     "torchvision that matches your PyTorch install.\n", "cuda_driver_mismatch", "torchvision_torch_mismatch",
+     ["torchvision"]),
+    ("windows_fcntl", "Traceback (most recent call last):\n  File \"D:\\envs\\llm\\Lib\\site-packages\\vllm\\utils.py\", "
+     "line 12, in <module>\n    import fcntl\nModuleNotFoundError: No module named 'fcntl'\n", "wsl_specific",
+     "native_windows_unsupported", ["WSL2", "Linux"]),
+    ("windows_cut_frames", "Traceback (most recent call last):\n  File \"E:\\work\\serve.py\", line 3, in <module>\n"
+     "    from vllm import LLM\n  File \"E:\\work\\.venv\\Lib\\site-packages\\vllm\\__init__.py\", line 4, in <module>\n"
+     "    from vllm.engine.llm_engine import LLMEngine\n", "wsl_specific", "native_windows_unsupported", ["WSL2"]),
+    ("rope_unknown_type", "ValueError: Unknown RoPE scaling type longrope\n" + WRAPPER, "model_files",
+     "vllm_too_old_for_model", ["vllm_install_version"]),
+    ("rope_factor_assert", "  File \"/opt/venv/lib/python3.11/site-packages/vllm/config.py\", line 1650, in "
+     "_get_and_verify_max_len\n    assert 'factor' in rope_scaling\nAssertionError\n", "model_files",
+     "vllm_too_old_for_model", ["vllm_install_version"]),
+    ("qwen2_window_layers", "ValueError: Sliding window for some but all layers is not supported. This model uses "
+     "sliding window but `max_window_layers` = 21 is less than `num_hidden_layers` = 36. Please open an issue to "
+     "discuss this feature.\n", "model_files", "qwen2_sliding_window_layers_unsupported", ["use_sliding_window"]),
+    ("config_path_absent", "OSError: Can't load the configuration of '/srv/models/Llama-3.1-8B'. If you were trying "
+     "to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same "
+     "name.\n", "model_files", "local_path_not_found", ["/srv/models/Llama-3.1-8B", "vllm_model_source"]),
+    ("ray_init_twice", "RuntimeError: Maybe you called ray.init twice by accident? This error can be suppressed by "
+     "passing in 'ignore_reinit_error=True' or by calling 'ray.shutdown()' prior to 'ray.init()'.\n",
+     "engine_core_generic", "vllm_release_bug", ["ignore_reinit_error", "distributed_executor_backend"]),
+    ("ray_stub_module", "AttributeError: module 'ray' has no attribute 'get_gpu_ids'\n", "engine_core_generic",
+     "vllm_release_bug", ["get_gpu_ids", "stray ray"]),
+    ("fp8_kv_scales", "ValueError: Only support per-tensor scaling factor for fp8 KV cache\n" + WRAPPER,
+     "engine_core_generic", "vllm_release_bug", ["kv_cache_dtype"]),
+    ("format_args", "TypeError: not enough arguments for format string\n", "engine_core_generic", "wrapper_code_bug",
+     ["format"]),
+    ("fork_cuda", "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, "
+     "you must use the 'spawn' start method\n" + WRAPPER, "engine_core_generic", "reinit_in_forked_subprocess",
+     ["VLLM_WORKER_MULTIPROC_METHOD"]),
+    ("wrapper_dep_submodule", "Traceback (most recent call last):\n  File \"/srv/app/connector/kv_bridge.py\", line 9, "
+     "in <module>\n    from mooncake.store.v2 import DistributedStore\nModuleNotFoundError: No module named "
+     "'mooncake.store'\n", "engine_core_generic", "wrapper_dependency_version_mismatch", ["mooncake.store", "release"]),
+    ("bnb_quant_map", "KeyError: 'model.layers.3.self_attn.o_proj.weight.quant_map'\n", "model_files",
+     "bnb_checkpoint_without_bnb_load_format", ["quantization: bitsandbytes"]),
+    ("pickle_local_patch", "AttributeError: Can't pickle local object 'install_patches.<locals>.PatchedQuantConfig'\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch", ["install_patches", "VLLM_ENABLE_V1_MULTIPROCESSING"]),
     # vllm-project/vllm#15329 (Triton's driver build in the V1 EngineCore), apple/ml-cross-entropy#5
     ("compiler", "ERROR 03-22 09:50:04 [core.py:340]   File \"/opt/conda/lib/python3.10/site-packages/triton/runtime/"
      "build.py\", line 32, in _build\nERROR 03-22 09:50:04 [core.py:340]     raise RuntimeError(\"Failed to find C "
@@ -150,3 +194,25 @@ def test_a_cut_traceback_under_python_310_is_not_blamed_on_python():
     old = log.replace("python3.10", "python3.9")
     got = D.diagnose(old)
     assert got["category"] == "python_version_unsupported" and got["cause"] == "old_python_typing", got
+
+
+def test_a_linux_traceback_is_not_native_windows():
+    log = ('Traceback (most recent call last):\n  File "/opt/venv/lib/python3.12/site-packages/vllm/__init__.py", '
+           'line 4, in <module>\n    from vllm.engine.llm_engine import LLMEngine\n')
+    assert D.diagnose(log).get("cause") != "native_windows_unsupported"
+
+
+def test_a_package_missing_its_own_submodule_is_no_wrapper_mismatch():
+    # the importer is the package itself (an incomplete install), or vLLM: not a wrapper's release
+    own = ('Traceback (most recent call last):\n  File "/opt/venv/lib/python3.12/site-packages/mooncake/__init__.py", '
+           'line 2, in <module>\n    from mooncake.store import x\nModuleNotFoundError: No module named '
+           "'mooncake.store'\n")
+    assert D.diagnose(own).get("cause") != "wrapper_dependency_version_mismatch"
+    bare = "ModuleNotFoundError: No module named 'mooncake.store'\n"
+    assert D.diagnose(bare).get("cause") != "wrapper_dependency_version_mismatch"
+
+
+def test_a_specific_error_on_native_windows_keeps_its_own_cause():
+    log = ('Traceback (most recent call last):\n  File "C:\\py\\Lib\\site-packages\\vllm\\worker.py", line 8, '
+           'in load\n    x = torch.empty(n)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n')
+    assert D.diagnose(log)["category"] == "gpu_oom"
