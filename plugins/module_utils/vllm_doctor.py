@@ -1323,26 +1323,47 @@ def _rule_matches(text, cache):
     return hits
 
 
+def _line_strength(rule, line):
+    """The rule's strength on this line: a warning that only mentions a problem is weaker than an error
+    raising it, and the source line of a traceback ("raise ValueError(...)") weaker than the exception line."""
+    strength = rule.strength
+    if line.level in ("WARNING", "WARN", "INFO", "DEBUG") and rule.kind == "error":
+        strength -= 30
+    elif _CODE_LINE_RE.match(line.text):
+        strength -= 8 if rule.kind == "error" else 1
+    elif line.prose:
+        strength -= 4  # a sentence quoting an error: the log line itself is better evidence
+    return strength
+
+
 def _match_rules(lines):
     findings = []
     cache = {}
+    hits = []
     for line in lines:
         text = line.text
-        if not text:
+        if not text or (line.level in ("INFO", "DEBUG") and not _INFO_WORTH_RE.search(text)):
+            hits.append(())
             continue
-        if line.level in ("INFO", "DEBUG") and not _INFO_WORTH_RE.search(text):
+        hits.append(_rule_matches(text, cache))
+        for rule, match in hits[-1]:
+            findings.append(Finding(rule.category, _line_strength(rule, line), line, rule.name, match, rule.kind))
+    # A message that a terminal or a paste wrapped over two lines (an exception line, or next to a line
+    # some rule matched):
+    # a rule that matches only across the break counts on the first line, a little above what either
+    # half matched alone (the shorter rule that reads half of the message).
+    for pos in range(len(lines) - 1):
+        first, second = lines[pos], lines[pos + 1]
+        if not first.text or not second.text or first.idx + 1 != second.idx or not (
+                hits[pos] or hits[pos + 1] or _EXCEPTION_RE.match(first.text)):
             continue
-        for rule, match in _rule_matches(text, cache):
-            strength = rule.strength
-            # A warning that only mentions a problem is weaker than an error raising it, and the
-            # source line of a traceback ("raise ValueError(...)") weaker than the exception line.
-            if line.level in ("WARNING", "WARN", "INFO", "DEBUG") and rule.kind == "error":
-                strength -= 30
-            elif _CODE_LINE_RE.match(text):
-                strength -= 8 if rule.kind == "error" else 1
-            elif line.prose:
-                strength -= 4  # a sentence quoting an error: the log line itself is better evidence
-            findings.append(Finding(rule.category, strength, line, rule.name, match, rule.kind))
+        if second.text[:1].isupper() or _FRAME_PATH_RE.match(second.text) or _EXCEPTION_RE.match(second.text):
+            continue  # a capital starts a message of its own; a wrapped one goes on in lower case or digits
+        seen = set(rule.name for rule, _match in hits[pos]) | set(rule.name for rule, _match in hits[pos + 1])
+        for rule, match in _rule_matches(first.text + " " + second.text, cache):
+            if rule.name not in seen and match.start() < len(first.text) < match.end():
+                findings.append(Finding(rule.category, _line_strength(rule, first) + 1, first, rule.name, match,
+                                        rule.kind))
     return findings
 
 

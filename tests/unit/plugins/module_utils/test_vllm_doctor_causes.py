@@ -216,3 +216,23 @@ def test_a_specific_error_on_native_windows_keeps_its_own_cause():
     log = ('Traceback (most recent call last):\n  File "C:\\py\\Lib\\site-packages\\vllm\\worker.py", line 8, '
            'in load\n    x = torch.empty(n)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n')
     assert D.diagnose(log)["category"] == "gpu_oom"
+
+
+def test_a_message_wrapped_over_two_lines_is_read_whole():
+    # a terminal or a paste breaks vLLM's one-line messages; the rule for the whole message still names it
+    kv = ("ValueError: To serve at least one request with the model's max seq len (65536), (9.5 GiB KV cache\n"
+          "is needed, which is larger than the available KV cache memory (6.25 GiB).\n")
+    got = D.diagnose(kv)
+    assert (got["category"], got["cause"]) == ("gpu_oom", "kv_gib"), got
+    free = ("ValueError: Free memory on device cuda:1 (20.5/79.1 GiB) on startup is less than desired GPU memory\n"
+            "utilization (0.9, 71.2 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+            "processes.\n")
+    got = D.diagnose(free)
+    assert (got["category"], got["cause"]) == ("gpu_oom", "free_lt_util"), got
+
+
+def test_a_new_message_on_the_next_line_is_not_joined():
+    # the next line starts a message of its own (a capital): nothing is read across the break
+    log = ("ValueError: To serve at least one request with the model's max seq len (65536), (9.5 GiB KV cache\n"
+           "Is needed, which is larger than the available KV cache memory (6.25 GiB).\n")
+    assert D.diagnose(log).get("cause") != "kv_gib"
