@@ -947,6 +947,11 @@ layers_div tensor_parallel_config CERTAIN
     Total number of hidden layers \((\d+)\) must be divisible by pipeline parallel size \((\d+)\)
 not_divisible tensor_parallel_config SPECIFIC
     AssertionError: (\d+) is not divisible by (\d+)
+# vllm/v1/worker/gpu_worker.py init_device: the workers placed on this node (tensor x pipeline parallel
+# ranks per node) are more than the GPUs it can see (a multi-node size run on one node, or a narrow
+# CUDA_VISIBLE_DEVICES)
+local_world_size_exceeds_visible tensor_parallel_config CERTAIN
+    local_world_size \((\d+)\) must be less than or equal to the number of visible devices \((\d+)\)
 gpus_exceed tensor_parallel_config CERTAIN
     number of required GPUs exceeds the total number of available GPUs
     Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)
@@ -1048,6 +1053,16 @@ native_windows_unsupported wsl_specific SPECIFIC
 native_windows_unsupported wsl_specific 55 frame
     ^File "[A-Za-z]:\\[^"]*\\vllm\\[^"]*\.py", line \d+
 # ---- ports ------------------------------------------------------------------------------
+# Ascend HCCL's root-info listener (HcclGetRootInfo, port 60000 and up by default): another process on
+# the host (a second vLLM or trainer on other NPUs) already listens there
+hccl_port_held_by_other_process port_in_use SPECIFIC+5
+    Failed to bind the IP port\. Reason: The IP address and port have been bound already
+    host nic listen start failed, port\[(\d+)\]
+# torch.distributed's TCPStore (the rendezvous vLLM and trainers open on a port picked free a moment
+# before): another process took the port first
+internal_port_race port_in_use SPECIFIC-3
+    The server socket has failed to listen on any local network address\. port: (\d+)
+    The server socket has failed to bind to \S*?:(\d+)
 bind_in_use port_in_use CERTAIN
     error while attempting to bind on address \(('[^']*'), (\d+)\): address already in use
 errno98 port_in_use SPECIFIC+5
@@ -1113,6 +1128,7 @@ unrecognized_argument engine_core_generic CERTAIN
 # module, are placed by the traceback in _caller_findings (a vllm module that vLLM's own code
 # imports and lacks is an incomplete or mixed install: vllm_install_incomplete)
 wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
+    (?:OpenAIServing\w*|ServingScores|ServingClassification|ServingEmbedding|OpenAIServingModels)\.__init__\(\) got an unexpected keyword argument '(\w+)'
     (?:Async)?EngineArgs\.__init__\(\) got an unexpected keyword argument '(\w+)'
     (?:LLM|LLMEngine|AsyncLLMEngine|AsyncLLM|SamplingParams)\.(?:__init__|from_engine_args|generate|chat)\(\) got an unexpected keyword argument '(\w+)'
     \bvllm ?(?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)* is required for a normal functioning of this module
@@ -1161,6 +1177,10 @@ wrapper_code_bug engine_core_generic LIKELY
 # initialised it: the parent touched the device before vLLM forked its workers
 reinit_in_forked_subprocess engine_core_generic SPECIFIC
     Cannot re-initialize (CUDA|NPU|XPU|MUSA|HPU|MLU) in forked subprocess
+# Python's import of vllm.<x> found a module file named vllm (a user's vllm.py, or a vllm/ folder that
+# is no package) before the installed package
+script_shadows_vllm_package engine_core_generic CERTAIN
+    No module named '(vllm(?:\.\w+)+)'; 'vllm' is not a package
 # the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
 # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
 image_python_unreadable_nonroot engine_core_generic SPECIFIC
@@ -1436,6 +1456,12 @@ def _adjust(findings, lines, facts, live):
             if regex.search(frame):
                 out.append(Finding(category, 62, line, name, None, "error"))
                 break
+        else:
+            # raised in (or right under) a hardware platform plugin's own code: the plugin's bug, or a
+            # plugin and vLLM release that are not a pair
+            if any(_PLATFORM_PLUGIN_PATH_RE.search(path) for path, _code in
+                   _frames_above(lines, _position(lines, line))[:3]):
+                out.append(Finding("engine_core_generic", 60, line, "platform_plugin_bug", None, "error"))
 
     # A traceback cut short (no exception line after its last frame): where it stopped still says
     # something, weakly.
@@ -1544,6 +1570,9 @@ _FRAME_HINTS = [
 ]
 
 
+# a hardware platform plugin's package directory (vllm-ascend, vllm-gaudi, ...) in a frame path
+_PLATFORM_PLUGIN_PATH_RE = re.compile(r"[/\\]vllm_(?:ascend|gaudi|hpu|spyre|rbln|metax|kunlun|musa|mlu|neuron|"
+                                      r"tt|xpu|npu)[/\\]")
 # A vLLM package directory in a frame path (site-packages/vllm/, a source checkout's vllm/vllm/), not a
 # wrapper's vllm_engine.py or vllm_ascend/.
 _VLLM_PATH_RE = re.compile(r"[/\\]vllm[/\\]")
@@ -2581,6 +2610,34 @@ engine_core_generic reinit_in_forked_subprocess
     (vllm_service_env: {VLLM_WORKER_MULTIPROC_METHOD: spawn}), and do not touch the device (torch.cuda
     calls, a model on the GPU) in the script or wrapper before vLLM's engine is created; a plugin that
     forks after device init needs its release with the fix.
+tensor_parallel_config local_world_size_exceeds_visible
+    vLLM placed more workers on this node (tensor_parallel_size x pipeline_parallel_size per node) than
+    GPUs it can see. On one host, lower tensor_parallel_size (and pipeline_parallel_size) in
+    vllm_service_options to the GPUs the node has, or make them visible (CUDA_VISIBLE_DEVICES in
+    vllm_service_env); across nodes, start every node of the Ray cluster (or the data-parallel ranks)
+    before vLLM so that the workers spread over them.
+port_in_use hccl_port_held_by_other_process
+    Ascend's HCCL could not open its root-info port (60000 and up by default): another process on the
+    host, usually a second vLLM or trainer on other NPUs, already holds it. Give each instance its own
+    range with HCCL_IF_BASE_PORT in vllm_service_env (e.g. 61000 for the second), or stop the other
+    process; check with `ss -ltnp`.
+port_in_use internal_port_race
+    torch.distributed's rendezvous store could not listen on the port picked for it: another process
+    took it first (several vLLM instances or trainers starting at once on one host, or a server that did
+    not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
+    them one after another, and stop leftovers (`ss -ltnp`).
+engine_core_generic script_shadows_vllm_package
+    Python imported a file or folder named vllm (a script called vllm.py, or a vllm/ folder that is no
+    package) in place of the installed vLLM: it comes first on the path (the script's own directory,
+    the working directory). Rename the script (not vllm.py) and remove its vllm.pyc/__pycache__, or
+    start vLLM from another directory; this project's service starts `vllm serve` from its own
+    directory.
+engine_core_generic platform_plugin_bug
+    The hardware platform plugin (vllm-ascend, vllm-gaudi and the like) failed in its own code while
+    vLLM started: a bug of that plugin release, or a plugin and a vLLM release that are not a pair (the
+    plugin's release notes name the vLLM release each one is made for). Install the plugin release made
+    for the installed vLLM (vllm_install_version), or a newer plugin release with the fix; the
+    exception's frames name the plugin's file.
 engine_core_generic start_frames
     The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
     short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set

@@ -145,6 +145,22 @@ CASES = [
      "bnb_checkpoint_without_bnb_load_format", ["quantization: bitsandbytes"]),
     ("pickle_local_patch", "AttributeError: Can't pickle local object 'install_patches.<locals>.PatchedQuantConfig'\n",
      "engine_core_generic", "wrapper_vllm_version_mismatch", ["install_patches", "VLLM_ENABLE_V1_MULTIPROCESSING"]),
+    # other wordings of open misses of earlier sets, from the raise sites (vLLM, torch, HCCL, Python)
+    ("shadowed_vllm", "ModuleNotFoundError: No module named 'vllm.entrypoints'; 'vllm' is not a package\n",
+     "engine_core_generic", "script_shadows_vllm_package", ["vllm.py"]),
+    ("serving_models_kwarg", "TypeError: OpenAIServingModels.__init__() got an unexpected keyword argument "
+     "'lora_modules'\n", "engine_core_generic", "wrapper_vllm_version_mismatch", ["lora_modules"]),
+    ("local_world_size", "AssertionError: local_world_size (8) must be less than or equal to the number of visible "
+     "devices (4).\n" + WRAPPER, "tensor_parallel_config", "local_world_size_exceeds_visible",
+     ["tensor_parallel_size", "CUDA_VISIBLE_DEVICES"]),
+    ("hccl_port", "EJ0003: Failed to bind the IP port. Reason: The IP address and port have been bound already.\n",
+     "port_in_use", "hccl_port_held_by_other_process", ["HCCL_IF_BASE_PORT"]),
+    ("tcpstore_race", "torch.distributed.DistNetworkError: The server socket has failed to listen on any local "
+     "network address. port: 40123, useIpv6: 0, code: -99\n", "port_in_use", "internal_port_race",
+     ["MASTER_PORT"]),
+    ("plugin_frame", "Traceback (most recent call last):\n  File \"/opt/vllm-gaudi/vllm_gaudi/platform.py\", line 88, "
+     "in check_and_update_config\n    blocks = cfg.max_num_seqs // cfg.block_size\nZeroDivisionError: integer "
+     "division or modulo by zero\n", "engine_core_generic", "platform_plugin_bug", ["plugin"]),
     # vllm-project/vllm#15329 (Triton's driver build in the V1 EngineCore), apple/ml-cross-entropy#5
     ("compiler", "ERROR 03-22 09:50:04 [core.py:340]   File \"/opt/conda/lib/python3.10/site-packages/triton/runtime/"
      "build.py\", line 32, in _build\nERROR 03-22 09:50:04 [core.py:340]     raise RuntimeError(\"Failed to find C "
@@ -236,3 +252,10 @@ def test_a_new_message_on_the_next_line_is_not_joined():
     log = ("ValueError: To serve at least one request with the model's max seq len (65536), (9.5 GiB KV cache\n"
            "Is needed, which is larger than the available KV cache memory (6.25 GiB).\n")
     assert D.diagnose(log).get("cause") != "kv_gib"
+
+
+def test_eaddrinuse_from_torchs_store_stays_a_port_in_use():
+    log = ("torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. "
+           "port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
+    got = D.diagnose(log)
+    assert got["category"] == "port_in_use" and got["cause"] != "internal_port_race", got
