@@ -705,6 +705,17 @@ torchvision_torch_mismatch cuda_driver_mismatch SPECIFIC
     operator torchvision::\w+ does not exist
     Couldn't load custom C\+\+ ops\. This can happen if your PyTorch and torchvision versions are incompatible
     PyTorch and torchvision were compiled with different CUDA major versions
+# CUDA's cudaErrorDevicesUnavailable: the GPU is in Exclusive Process compute mode and another process
+# holds it (a second server, a leftover worker), or the device is kept from this container
+gpu_busy_or_exclusive cuda_driver_mismatch SPECIFIC
+    CUDA-capable device\(s\) is/are busy or unavailable
+    cudaErrorDevicesUnavailable
+# a compiled extension (vLLM's, torch's, a kernel package's) built against newer system libraries
+# than the host's (glibc or libstdc++ of an older distribution or base image)
+system_lib_too_old cuda_driver_mismatch SPECIFIC
+    version [`']GLIBC_(\d+\.\d+)[\w.]*' not found
+    version [`']GLIBCXX_(\d+\.\d+\.\d+)' not found
+    version [`']CXXABI_(\d+\.\d+[\d.]*)' not found
 undefined_symbol cuda_driver_mismatch LIKELY
     vllm/_C\S*\.so: undefined symbol
     _C\.abi3\.so: undefined symbol
@@ -821,6 +832,14 @@ qwen2_sliding_window_layers_unsupported model_files CERTAIN
 # lookup is reported as this (a drive or root path is a local path that does not exist there)
 local_path_not_found model_files SPECIFIC+5
     Can't load the configuration of '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
+# vllm/config ModelConfig._verify_quantization: a quantization method this release does not have
+# (newer than it, or removed from it, or misspelt)
+quantization_method_unknown model_files CERTAIN
+    Unknown quantization method: ['"]?([\w-]+)
+# vllm/lora (load_lora_model / the runner's LoRA mixin): enable_lora for a model class without
+# SupportsLoRA in this release
+lora_unsupported_model model_files CERTAIN
+    (\w+) does not support LoRA yet
 # vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
 # vLLM's model file cannot be imported, most often because the installed transformers lacks (or
 # has dropped) a class that file imports
@@ -972,6 +991,15 @@ quant_tp_misaligned tensor_parallel_config CERTAIN
     output size is not aligned with the quantized weight shape
     (?:input|output)_size_per_partition = (\d+) is not divisible by (?:min_thread_[kn]|group_size) = (\d+)
 # torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
+# torch.distributed's rendezvous store: a rank never reached the store's host:port in time (a
+# firewall, a wrong MASTER_ADDR/VLLM_HOST_IP, another node not started)
+nccl_network tensor_parallel_config SPECIFIC
+    DistStoreError: Timed out after \d+ seconds waiting for clients
+    DistNetworkError: .*(?:Connection (?:refused|reset)|timed out)
+# vllm/config (ModelConfig.verify_with_parallel_config): pipeline_parallel_size > 1 for a model class
+# that does not implement SupportsPP (or a draft model that does not)
+pp_unsupported tensor_parallel_config CERTAIN
+    Pipeline parallelism is not supported for this model
 nccl_network tensor_parallel_config SPECIFIC
     Gloo connectFullMesh failed
     gloo/transport/tcp/pair\.cc:\d+\].*(?:Connection refused|timed out|no error)
@@ -1181,6 +1209,16 @@ reinit_in_forked_subprocess engine_core_generic SPECIFIC
 # is no package) before the installed package
 script_shadows_vllm_package engine_core_generic CERTAIN
     No module named '(vllm(?:\.\w+)+)'; 'vllm' is not a package
+# Ray is imported (distributed_executor_backend ray, a multi-node setup, a plugin or wrapper that
+# imports it) but is not installed in the environment vLLM runs in
+ray_not_installed engine_core_generic SPECIFIC
+    No module named '?ray'?(?:$|[^.\w])
+# numpy's ABI check: an extension compiled against NumPy 1.x imported under NumPy 2
+numpy_abi_mismatch engine_core_generic SPECIFIC
+    A module that was compiled using NumPy 1\.x cannot be run in
+    _ARRAY_API not found
+    numpy\.core\.multiarray failed to import
+    numpy\.dtype size changed, may indicate binary incompatibility
 # the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
 # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
 image_python_unreadable_nonroot engine_core_generic SPECIFIC
@@ -2638,6 +2676,40 @@ engine_core_generic platform_plugin_bug
     plugin's release notes name the vLLM release each one is made for). Install the plugin release made
     for the installed vLLM (vllm_install_version), or a newer plugin release with the fix; the
     exception's frames name the plugin's file.
+cuda_driver_mismatch gpu_busy_or_exclusive
+    The GPU refused a new CUDA context: it is in Exclusive Process compute mode and another process
+    holds it (a second server, a leftover vLLM worker), or this container may not use it. Stop the
+    other process (nvidia-smi lists it), set the compute mode back to Default (`nvidia-smi -c 0` as
+    root) or give each server its own GPU (CUDA_VISIBLE_DEVICES in vllm_service_env).
+cuda_driver_mismatch system_lib_too_old
+    A compiled extension needs a newer glibc or libstdc++ than this host (or base image) has: the
+    wheels were built for a newer Linux. Run on a distribution or image with the required glibc, or
+    install releases built for this one (vllm_install_version, and the matching torch); for libstdc++
+    a newer libstdc++ on the library path (the compiler's, or conda's) is enough.
+tensor_parallel_config pp_unsupported
+    pipeline_parallel_size is above 1 for a model (or a speculative draft model) whose vLLM class does
+    not support pipeline parallelism in this release. Drop pipeline_parallel_size from
+    vllm_service_options and split over tensor_parallel_size instead, or use a vllm_install_version
+    whose class for this model supports it.
+model_files quantization_method_unknown
+    This vLLM release has no quantization method of that name (newer than the release, removed from
+    it, or misspelt). Drop quantization from vllm_service_options to let vLLM read it from the
+    checkpoint's config, fix its spelling, or use a vllm_install_version that lists it.
+model_files lora_unsupported_model
+    enable_lora is set for a model whose vLLM class does not support LoRA in this release. Drop
+    enable_lora (and lora_modules) from vllm_service_options, merge the adapter into the weights and
+    serve the merged model (vllm_model_source), or use a vllm_install_version that supports LoRA for
+    this architecture.
+engine_core_generic ray_not_installed
+    Ray is not installed in the Python that runs vLLM, but something needs it: distributed_executor_backend
+    ray (or a multi-node setup), or a plugin or wrapper that imports it. On one host use
+    distributed_executor_backend: mp in vllm_service_options; otherwise install Ray into the service
+    venv (the release vLLM's requirements name).
+engine_core_generic numpy_abi_mismatch
+    A compiled extension was built against NumPy 1.x but NumPy 2 is installed (or the reverse): a
+    package installed on top of vLLM's requirements moved numpy. Reinstall the numpy release vLLM's
+    requirements name (numpy<2 for releases before NumPy 2 support) in the service venv, or rebuild
+    it from vLLM's own requirements (vllm_python_rebuild: true).
 engine_core_generic start_frames
     The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
     short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set

@@ -161,6 +161,29 @@ CASES = [
     ("plugin_frame", "Traceback (most recent call last):\n  File \"/opt/vllm-gaudi/vllm_gaudi/platform.py\", line 88, "
      "in check_and_update_config\n    blocks = cfg.max_num_seqs // cfg.block_size\nZeroDivisionError: integer "
      "division or modulo by zero\n", "engine_core_generic", "platform_plugin_bug", ["plugin"]),
+    # common start-up errors at raise sites no corpus log had yet (CUDA runtime, the loader, vLLM's config
+    # checks, numpy's ABI check, Ray's import, torch's store)
+    ("gpu_exclusive", "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n" + WRAPPER,
+     "cuda_driver_mismatch", "gpu_busy_or_exclusive", ["nvidia-smi -c 0"]),
+    ("glibc_old", "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by "
+     "/opt/venv/lib/python3.11/site-packages/vllm/_C.abi3.so)\n", "cuda_driver_mismatch", "system_lib_too_old",
+     ["glibc"]),
+    ("glibcxx_old", "OSError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found\n",
+     "cuda_driver_mismatch", "system_lib_too_old", ["libstdc++"]),
+    ("store_timeout", "torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 1/2 "
+     "clients joined.\n", "tensor_parallel_config", "nccl_network", ["GLOO_SOCKET_IFNAME"]),
+    ("pp_model", "NotImplementedError: Pipeline parallelism is not supported for this model. Supported models "
+     "implement the `SupportsPP` interface.\n", "tensor_parallel_config", "pp_unsupported",
+     ["pipeline_parallel_size"]),
+    ("quant_unknown", "ValueError: Unknown quantization method: mxfp6. Must be one of ['awq', 'fp8', 'gptq'].\n",
+     "model_files", "quantization_method_unknown", ["vllm_install_version"]),
+    ("lora_model", "ValueError: Phi4FlashForCausalLM does not support LoRA yet.\n" + WRAPPER, "model_files",
+     "lora_unsupported_model", ["enable_lora"]),
+    ("ray_missing", "  File \"/opt/venv/lib/python3.12/site-packages/vllm/executor/ray_utils.py\", line 3, in "
+     "<module>\n    import ray\nModuleNotFoundError: No module named 'ray'\n", "engine_core_generic",
+     "ray_not_installed", ["distributed_executor_backend: mp"]),
+    ("numpy2", "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.3 as it may crash. To support "
+     "both 1.x and 2.x\n", "engine_core_generic", "numpy_abi_mismatch", ["numpy<2"]),
     # vllm-project/vllm#15329 (Triton's driver build in the V1 EngineCore), apple/ml-cross-entropy#5
     ("compiler", "ERROR 03-22 09:50:04 [core.py:340]   File \"/opt/conda/lib/python3.10/site-packages/triton/runtime/"
      "build.py\", line 32, in _build\nERROR 03-22 09:50:04 [core.py:340]     raise RuntimeError(\"Failed to find C "
