@@ -28,7 +28,10 @@ How a diagnosis is made
    ``quantization_mismatch``, ``batched_tokens_below_max_model_len``, ``transformers_incompatible``,
    ``local_path_not_found`` and ``cache_dir_permission`` under model_files, ``quant_tp_misaligned``
    and ``nccl_network`` under tensor_parallel_config, ``wsl_make_resident`` under wsl_specific,
-   ``unrecognized_argument`` under engine_core_generic, where a start fails before any engine runs).
+   ``unrecognized_argument`` under engine_core_generic, where a start fails before any engine runs;
+   ``torchvision_torch_mismatch``, ``system_lib_too_old``, ``native_windows_unsupported``,
+   ``vllm_too_old_for_model``, ``pp_unsupported``, ``reinit_in_forked_subprocess``, ``ray_not_installed``
+   and more: each rule's comment in _RULE_TABLE names the raise site it was written from).
    Some causes need the traceback around the exception line (``_caller_findings``): who passed vLLM
    an argument or imported a vllm module it lacks (a wrapper written for another release:
    ``wrapper_vllm_version_mismatch``; vLLM's own code: ``vllm_install_incomplete``), which code asked
