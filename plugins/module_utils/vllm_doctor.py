@@ -553,7 +553,7 @@ profiling_changed gpu_oom SPECIFIC
     other processes sharing the same container release GPU memory
     reserved for KV Cache is -\d
 cuda_oom_generic gpu_oom SPECIFIC-5
-    (?:cuda|gpu|nccl|cublas|cudnn|device)\b[^\n]{0,80}\bout of memory
+    (?:cuda|gpu|nccl|cublas|cudnn|device|npu|xpu|hpu|mps)\b[^\n]{0,80}\bout of memory
     \bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b
 zero_blocks gpu_oom LIKELY
     # GPU blocks: 0\b
@@ -696,6 +696,8 @@ container_req cuda_driver_mismatch CERTAIN
     nvidia-container-cli: requirement error: unsatisfied condition: cuda>=([\d.]+)
 no_kernel_image cuda_driver_mismatch SPECIFIC
     no kernel image is available for execution on the device
+# ptxas (Triton's JIT, nvcc) of a CUDA toolkit older than the GPU's architecture
+    Value '(sm_\d+a?)' is not defined for option 'gpu-name'
     sm_\d+ is not compatible with the current PyTorch installation
 cudart_missing cuda_driver_mismatch SPECIFIC
     libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
@@ -722,6 +724,8 @@ system_lib_too_old cuda_driver_mismatch SPECIFIC
 undefined_symbol cuda_driver_mismatch LIKELY
     vllm/_C\S*\.so: undefined symbol
     _C\.abi3\.so: undefined symbol
+# another compiled extension built for another torch (C++ names of torch's c10/at namespaces)
+    (?:flash_attn\w*|vllm_flash_attn\w*|xformers\w*|flashinfer\w*|_moe_C|_rocm_C|\w+_C)\S*\.so: undefined symbol: _ZN\w*(?:c10|at|torch)
 no_driver cuda_driver_mismatch LIKELY
     Found no NVIDIA driver on your system
     NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver
@@ -827,6 +831,8 @@ architecture_unsupported model_files LIKELY
 vllm_too_old_for_model model_files SPECIFIC
     assert ["']factor["'] in rope_scaling
     Unknown RoPE scaling type ['"]?(\w+)
+# transformers' own check before rope_type existed (Llama 3.1's llama3 rope on an older stack)
+    `?rope_scaling`? must be a dictionary with (?:two|with two) fields
 # vllm/model_executor/models/qwen2.py (older releases): sliding window on some layers only
 # (use_sliding_window with max_window_layers set) was refused
 qwen2_sliding_window_layers_unsupported model_files CERTAIN
@@ -843,6 +849,16 @@ quantization_method_unknown model_files CERTAIN
 # SupportsLoRA in this release
 lora_unsupported_model model_files CERTAIN
     (\w+) does not support LoRA yet
+# tokenizers (Rust) cannot parse a tokenizer.json written by a newer tokenizers release
+tokenizer_format_too_new model_files SPECIFIC
+    data did not match any variant of untagged enum (\w+)
+# transformers could build no fast tokenizer: no tokenizer.json, and the slow tokenizer's library
+# (sentencepiece, tiktoken, protobuf) is not installed
+tokenizer_backend_missing model_files SPECIFIC
+    Couldn't instantiate the backend tokenizer from one of
+    requires the SentencePiece library but it was not found in your environment
+    requires the protobuf library but it was not found in your environment
+    requires the tiktoken library but it was not found in your environment
 # vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
 # vLLM's model file cannot be imported, most often because the installed transformers lacks (or
 # has dropped) a class that file imports
@@ -998,6 +1014,8 @@ quant_tp_misaligned tensor_parallel_config CERTAIN
 # firewall, a wrong MASTER_ADDR/VLLM_HOST_IP, another node not started)
 nccl_network tensor_parallel_config SPECIFIC
     DistStoreError: Timed out after \d+ seconds waiting for clients
+    NCCL error[^\n]*remote process exited or there was a network error
+    ncclRemoteError
     DistNetworkError: .*(?:Connection (?:refused|reset)|timed out)
 # vllm/config (ModelConfig.verify_with_parallel_config): pipeline_parallel_size > 1 for a model class
 # that does not implement SupportsPP (or a draft model that does not)
@@ -2014,8 +2032,11 @@ def _fix_cuda(finding, facts, live, lines):
                 "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
                 "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
     if finding.rule == "undefined_symbol":
-        return ("vLLM's compiled extension does not match the installed torch. Reinstall vLLM with its pinned torch "
-                "(vllm_install_version with the matching vllm_install_cuda_variant) in a clean venv.")
+        ext = re.search(r"([\w.-]+\.so): undefined symbol", text)
+        return ("vLLM's compiled extension%s does not match the installed torch (it was built for another torch "
+                "release). Reinstall vLLM with its pinned torch (vllm_install_version with the matching "
+                "vllm_install_cuda_variant) in a clean venv (vllm_python_rebuild: true), and do not install torch, "
+                "flash-attn or xformers on top of it." % (" (or a kernel package's: %s)" % ext.group(1) if ext else ""))
     if finding.rule in ("err_804",):
         what = ("The container or wheel brings a CUDA runtime newer than the host driver, and forward "
                 "compatibility does not work on this (GeForce/workstation) GPU (Error 804).")
@@ -2713,6 +2734,16 @@ engine_core_generic numpy_abi_mismatch
     package installed on top of vLLM's requirements moved numpy. Reinstall the numpy release vLLM's
     requirements name (numpy<2 for releases before NumPy 2 support) in the service venv, or rebuild
     it from vLLM's own requirements (vllm_python_rebuild: true).
+model_files tokenizer_format_too_new
+    The model's tokenizer.json was written by a newer `tokenizers` release than the one installed, which
+    cannot parse it. Use a vllm_install_version whose requirements bring a newer transformers and
+    tokenizers (new models often need the release after them), or upgrade tokenizers (and transformers)
+    in the service venv within what vLLM's requirements allow.
+model_files tokenizer_backend_missing
+    transformers could not build the model's tokenizer: the model has no tokenizer.json, and the library
+    its slow tokenizer needs (sentencepiece, tiktoken or protobuf) is not installed in the service venv.
+    Install that package into the venv, or serve a snapshot that includes tokenizer.json
+    (vllm_model_source).
 engine_core_generic start_frames
     The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
     short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set

@@ -184,6 +184,24 @@ CASES = [
      "ray_not_installed", ["distributed_executor_backend: mp"]),
     ("numpy2", "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.3 as it may crash. To support "
      "both 1.x and 2.x\n", "engine_core_generic", "numpy_abi_mismatch", ["numpy<2"]),
+    ("tokenizer_json_newer", "Exception: data did not match any variant of untagged enum ModelWrapper at line "
+     "250373 column 3\n", "model_files", "tokenizer_format_too_new", ["tokenizers"]),
+    ("tokenizer_no_sentencepiece", "ValueError: Couldn't instantiate the backend tokenizer from one of: (1) a "
+     "`tokenizers` library serialization file, (2) a slow tokenizer instance to convert or (3) an equivalent slow "
+     "tokenizer class to instantiate and convert.\n", "model_files", "tokenizer_backend_missing", ["sentencepiece"]),
+    ("rope_dict_old_stack", "ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, "
+     "got {'factor': 8.0, 'low_freq_factor': 1.0, 'rope_type': 'llama3'}\n", "model_files",
+     "vllm_too_old_for_model", ["vllm_install_version"]),
+    ("npu_oom", "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)\n",
+     "gpu_oom", "cuda_oom_generic", []),
+    ("ptxas_new_arch", "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n" + WRAPPER,
+     "cuda_driver_mismatch", "no_kernel_image", ["vllm_install_cuda_variant"]),
+    ("flash_attn_abi", "ImportError: /opt/venv/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-"
+     "linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationESs\n", "cuda_driver_mismatch",
+     "undefined_symbol", ["flash_attn_2_cuda", "torch"]),
+    ("nccl_remote", "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process "
+     "exited or there was a network error, NCCL version 2.21.5\n", "tensor_parallel_config", "nccl_network",
+     ["NCCL_SOCKET_IFNAME"]),
     # vllm-project/vllm#15329 (Triton's driver build in the V1 EngineCore), apple/ml-cross-entropy#5
     ("compiler", "ERROR 03-22 09:50:04 [core.py:340]   File \"/opt/conda/lib/python3.10/site-packages/triton/runtime/"
      "build.py\", line 32, in _build\nERROR 03-22 09:50:04 [core.py:340]     raise RuntimeError(\"Failed to find C "
