@@ -1538,7 +1538,7 @@ def _adjust(findings, lines, facts, live):
     elif last_frame is not None:
         tail = " ".join(l.text for l in lines[last_frame.idx:last_frame.idx + 3])
         hints = [h for h in _FRAME_HINTS if h[1] != "uvloop_event_loop"]  # uvloop frames wrap everything
-        for regex, category, name in hints + _CUT_FRAME_HINTS:
+        for regex, category, name in _CUT_LOAD_HINTS + hints + _CUT_FRAME_HINTS:
             if regex.search(last_frame.text) or (category == "port_in_use" and regex.search(tail)):
                 out.append(Finding(category, CONTEXT, last_frame, name + "_cut", None, "frame"))
                 break
@@ -1742,6 +1742,12 @@ def _caller_findings(lines, findings):
     return out
 
 
+# a traceback cut while transformers loads the processor's parts from the model directory (before
+# any multimodal input is processed): a processor file is missing or unreadable
+_CUT_LOAD_HINTS = [
+    (re.compile(r"processing_utils\.py\S*,? line \d+, in (?:from_pretrained|_get_arguments_from_pretrained)\b"),
+     "model_files", "processor_load_frame"),
+]
 _CUT_FRAME_HINTS = [
     (re.compile(r"zmq[/\\]sugar[/\\]socket\.py.*in bind|\.bind\((?:socket_addr|addr|\(|\"|')"), "port_in_use",
      "bind_frame"),
@@ -2744,6 +2750,12 @@ model_files tokenizer_backend_missing
     its slow tokenizer needs (sentencepiece, tiktoken or protobuf) is not installed in the service venv.
     Install that package into the venv, or serve a snapshot that includes tokenizer.json
     (vllm_model_source).
+model_files processor_load_frame_cut
+    The traceback stops while transformers loads the model's processor (image processor, tokenizer,
+    chat template) from the model directory: a processor file is missing (preprocessor_config.json,
+    processor_config.json, tokenizer files; quantization and merge tools often leave them out) or the
+    installed transformers cannot read it. Copy the processor and tokenizer files of the base model
+    into the served directory (vllm_model_source), and read the full log for the error line itself.
 engine_core_generic start_frames
     The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
     short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set

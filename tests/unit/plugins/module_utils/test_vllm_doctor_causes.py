@@ -300,3 +300,14 @@ def test_eaddrinuse_from_torchs_store_stays_a_port_in_use():
            "port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
     got = D.diagnose(log)
     assert got["category"] == "port_in_use" and got["cause"] != "internal_port_race", got
+
+
+def test_a_traceback_cut_while_the_processor_loads_is_about_model_files():
+    log = ("ERROR 03-02 10:00:00 [core.py:400]   File \"/venv/lib/python3.12/site-packages/vllm/transformers_utils/"
+           "processor.py\", line 80, in get_processor\n"
+           "ERROR 03-02 10:00:00 [core.py:400]     processor = processor_factory.from_pretrained(\n"
+           "ERROR 03-02 10:00:00 [core.py:400]   File \"/venv/lib/python3.12/site-packages/transformers/"
+           "processing_utils.py\", line 1201, in from_pretrained\n")
+    got = D.diagnose(log)
+    assert (got["category"], got["cause"]) == ("model_files", "processor_load_frame_cut"), got
+    assert "preprocessor_config.json" in got["fix"]
