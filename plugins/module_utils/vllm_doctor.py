@@ -28,7 +28,10 @@ How a diagnosis is made
    ``quantization_mismatch``, ``batched_tokens_below_max_model_len``, ``transformers_incompatible``,
    ``local_path_not_found`` and ``cache_dir_permission`` under model_files, ``quant_tp_misaligned``
    and ``nccl_network`` under tensor_parallel_config, ``wsl_make_resident`` under wsl_specific,
-   ``unrecognized_argument`` under engine_core_generic, where a start fails before any engine runs).
+   ``unrecognized_argument`` under engine_core_generic, where a start fails before any engine runs;
+   ``torchvision_torch_mismatch``, ``system_lib_too_old``, ``native_windows_unsupported``,
+   ``vllm_too_old_for_model``, ``pp_unsupported``, ``reinit_in_forked_subprocess``, ``ray_not_installed``
+   and more: each rule's comment in _RULE_TABLE names the raise site it was written from).
    Some causes need the traceback around the exception line (``_caller_findings``): who passed vLLM
    an argument or imported a vllm module it lacks (a wrapper written for another release:
    ``wrapper_vllm_version_mismatch``; vLLM's own code: ``vllm_install_incomplete``), which code asked
@@ -550,7 +553,7 @@ profiling_changed gpu_oom SPECIFIC
     other processes sharing the same container release GPU memory
     reserved for KV Cache is -\d
 cuda_oom_generic gpu_oom SPECIFIC-5
-    (?:cuda|gpu|nccl|cublas|cudnn|device)\b[^\n]{0,80}\bout of memory
+    (?:cuda|gpu|nccl|cublas|cudnn|device|npu|xpu|hpu|mps)\b[^\n]{0,80}\bout of memory
     \bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b
 zero_blocks gpu_oom LIKELY
     # GPU blocks: 0\b
@@ -693,14 +696,36 @@ container_req cuda_driver_mismatch CERTAIN
     nvidia-container-cli: requirement error: unsatisfied condition: cuda>=([\d.]+)
 no_kernel_image cuda_driver_mismatch SPECIFIC
     no kernel image is available for execution on the device
+# ptxas (Triton's JIT, nvcc) of a CUDA toolkit older than the GPU's architecture
+    Value '(sm_\d+a?)' is not defined for option 'gpu-name'
     sm_\d+ is not compatible with the current PyTorch installation
 cudart_missing cuda_driver_mismatch SPECIFIC
     libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
     libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file
     libnvrtc\.so\.(\d+)[\d.]*: cannot open
+# torchvision registers its compiled operators for the torch it was built against (torchvision/
+# extension.py, _meta_registrations.py): beside another torch (vLLM pins its own; a later pip install of
+# torch or torchvision breaks the pair) the operators are missing at import
+torchvision_torch_mismatch cuda_driver_mismatch SPECIFIC
+    operator torchvision::\w+ does not exist
+    Couldn't load custom C\+\+ ops\. This can happen if your PyTorch and torchvision versions are incompatible
+    PyTorch and torchvision were compiled with different CUDA major versions
+# CUDA's cudaErrorDevicesUnavailable: the GPU is in Exclusive Process compute mode and another process
+# holds it (a second server, a leftover worker), or the device is kept from this container
+gpu_busy_or_exclusive cuda_driver_mismatch SPECIFIC
+    CUDA-capable device\(s\) is/are busy or unavailable
+    cudaErrorDevicesUnavailable
+# a compiled extension (vLLM's, torch's, a kernel package's) built against newer system libraries
+# than the host's (glibc or libstdc++ of an older distribution or base image)
+system_lib_too_old cuda_driver_mismatch SPECIFIC
+    version [`']GLIBC_(\d+\.\d+)[\w.]*' not found
+    version [`']GLIBCXX_(\d+\.\d+\.\d+)' not found
+    version [`']CXXABI_(\d+\.\d+[\d.]*)' not found
 undefined_symbol cuda_driver_mismatch LIKELY
     vllm/_C\S*\.so: undefined symbol
     _C\.abi3\.so: undefined symbol
+# another compiled extension built for another torch (C++ names of torch's c10/at namespaces)
+    (?:flash_attn\w*|vllm_flash_attn\w*|xformers\w*|flashinfer\w*|_moe_C|_rocm_C|\w+_C)\S*\.so: undefined symbol: _ZN\w*(?:c10|at|torch)
 no_driver cuda_driver_mismatch LIKELY
     Found no NVIDIA driver on your system
     NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver
@@ -801,6 +826,39 @@ architecture_unsupported model_files SPECIFIC+5
 # does not take as multimodal: a VL architecture it does not have (or options given to a text model)
 architecture_unsupported model_files LIKELY
     `?(limit_mm_per_prompt|mm_processor_kwargs|disable_mm_preprocessor_cache|mm_processor_cache_gb|\w*mm\w*)`? is only supported for multi-?modal models
+# vllm/config.py _get_and_verify_max_len and rotary_embedding.get_rope: a rope_scaling this release
+# does not know (a model newer than the release: llama3, yarn, longrope or dynamic fields it predates)
+vllm_too_old_for_model model_files SPECIFIC
+    assert ["']factor["'] in rope_scaling
+    Unknown RoPE scaling type ['"]?(\w+)
+# transformers' own check before rope_type existed (Llama 3.1's llama3 rope on an older stack)
+    `?rope_scaling`? must be a dictionary with (?:two|with two) fields
+# vllm/model_executor/models/qwen2.py (older releases): sliding window on some layers only
+# (use_sliding_window with max_window_layers set) was refused
+qwen2_sliding_window_layers_unsupported model_files CERTAIN
+    Sliding window for some but all layers is not supported
+# transformers' get_config_dict: a path that is no directory is taken for a hub id, and the failed
+# lookup is reported as this (a drive or root path is a local path that does not exist there)
+local_path_not_found model_files SPECIFIC+5
+    Can't load the configuration of '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
+# vllm/config ModelConfig._verify_quantization: a quantization method this release does not have
+# (newer than it, or removed from it, or misspelt)
+quantization_method_unknown model_files CERTAIN
+    Unknown quantization method: ['"]?([\w-]+)
+# vllm/lora (load_lora_model / the runner's LoRA mixin): enable_lora for a model class without
+# SupportsLoRA in this release
+lora_unsupported_model model_files CERTAIN
+    (\w+) does not support LoRA yet
+# tokenizers (Rust) cannot parse a tokenizer.json written by a newer tokenizers release
+tokenizer_format_too_new model_files SPECIFIC
+    data did not match any variant of untagged enum (\w+)
+# transformers could build no fast tokenizer: no tokenizer.json, and the slow tokenizer's library
+# (sentencepiece, tiktoken, protobuf) is not installed
+tokenizer_backend_missing model_files SPECIFIC
+    Couldn't instantiate the backend tokenizer from one of
+    requires the SentencePiece library but it was not found in your environment
+    requires the protobuf library but it was not found in your environment
+    requires the tiktoken library but it was not found in your environment
 # vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
 # vLLM's model file cannot be imported, most often because the installed transformers lacks (or
 # has dropped) a class that file imports
@@ -927,6 +985,11 @@ layers_div tensor_parallel_config CERTAIN
     Total number of hidden layers \((\d+)\) must be divisible by pipeline parallel size \((\d+)\)
 not_divisible tensor_parallel_config SPECIFIC
     AssertionError: (\d+) is not divisible by (\d+)
+# vllm/v1/worker/gpu_worker.py init_device: the workers placed on this node (tensor x pipeline parallel
+# ranks per node) are more than the GPUs it can see (a multi-node size run on one node, or a narrow
+# CUDA_VISIBLE_DEVICES)
+local_world_size_exceeds_visible tensor_parallel_config CERTAIN
+    local_world_size \((\d+)\) must be less than or equal to the number of visible devices \((\d+)\)
 gpus_exceed tensor_parallel_config CERTAIN
     number of required GPUs exceeds the total number of available GPUs
     Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)
@@ -947,6 +1010,17 @@ quant_tp_misaligned tensor_parallel_config CERTAIN
     output size is not aligned with the quantized weight shape
     (?:input|output)_size_per_partition = (\d+) is not divisible by (?:min_thread_[kn]|group_size) = (\d+)
 # torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
+# torch.distributed's rendezvous store: a rank never reached the store's host:port in time (a
+# firewall, a wrong MASTER_ADDR/VLLM_HOST_IP, another node not started)
+nccl_network tensor_parallel_config SPECIFIC
+    DistStoreError: Timed out after \d+ seconds waiting for clients
+    NCCL error[^\n]*remote process exited or there was a network error
+    ncclRemoteError
+    DistNetworkError: .*(?:Connection (?:refused|reset)|timed out)
+# vllm/config (ModelConfig.verify_with_parallel_config): pipeline_parallel_size > 1 for a model class
+# that does not implement SupportsPP (or a draft model that does not)
+pp_unsupported tensor_parallel_config CERTAIN
+    Pipeline parallelism is not supported for this model
 nccl_network tensor_parallel_config SPECIFIC
     Gloo connectFullMesh failed
     gloo/transport/tcp/pair\.cc:\d+\].*(?:Connection refused|timed out|no error)
@@ -1019,7 +1093,25 @@ wsl_marker wsl_specific CONTEXT_WEAK marker
     WSL_DISTRO_NAME
 wsl_mnt wsl_specific 50 marker
     (?:model[=: ]|load model |Starting to load model |--model |model_tag[=:' ]+)['\"]?/mnt/[a-z]/
+# vLLM runs on Linux (on Windows only inside WSL2): in a native Windows Python its imports of
+# Unix-only modules fail, and its tracebacks run through drive-letter paths into the vllm package
+native_windows_unsupported wsl_specific SPECIFIC
+    No module named '(resource|fcntl|termios|pwd|grp)'
+    module 'os' has no attribute '(sched_getaffinity|getuid|geteuid|killpg|setsid|fork)'
+    module 'signal' has no attribute '(SIGKILL|SIGQUIT|SIGUSR1|SIGHUP|SIGALRM)'
+native_windows_unsupported wsl_specific 55 frame
+    ^File "[A-Za-z]:\\[^"]*\\vllm\\[^"]*\.py", line \d+
 # ---- ports ------------------------------------------------------------------------------
+# Ascend HCCL's root-info listener (HcclGetRootInfo, port 60000 and up by default): another process on
+# the host (a second vLLM or trainer on other NPUs) already listens there
+hccl_port_held_by_other_process port_in_use SPECIFIC+5
+    Failed to bind the IP port\. Reason: The IP address and port have been bound already
+    host nic listen start failed, port\[(\d+)\]
+# torch.distributed's TCPStore (the rendezvous vLLM and trainers open on a port picked free a moment
+# before): another process took the port first
+internal_port_race port_in_use SPECIFIC-3
+    The server socket has failed to listen on any local network address\. port: (\d+)
+    The server socket has failed to bind to \S*?:(\d+)
 bind_in_use port_in_use CERTAIN
     error while attempting to bind on address \(('[^']*'), (\d+)\): address already in use
 errno98 port_in_use SPECIFIC+5
@@ -1085,12 +1177,17 @@ unrecognized_argument engine_core_generic CERTAIN
 # module, are placed by the traceback in _caller_findings (a vllm module that vLLM's own code
 # imports and lacks is an incomplete or mixed install: vllm_install_incomplete)
 wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
+    (?:OpenAIServing\w*|ServingScores|ServingClassification|ServingEmbedding|OpenAIServingModels)\.__init__\(\) got an unexpected keyword argument '(\w+)'
     (?:Async)?EngineArgs\.__init__\(\) got an unexpected keyword argument '(\w+)'
     (?:LLM|LLMEngine|AsyncLLMEngine|AsyncLLM|SamplingParams)\.(?:__init__|from_engine_args|generate|chat)\(\) got an unexpected keyword argument '(\w+)'
     \bvllm ?(?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)* is required for a normal functioning of this module
     Failed to import (?:the )?(?:python )?'?vllm'? (?:module|package)
     (?:Unsupported|Incompatible) vLLM version\b
     vLLM version \S+ is not supported\b
+# an object the code around vLLM defined inside a function (a wrapper's patched config class, a local
+# callback): releases that run the engine in its own process (V1) must pickle it, which Python cannot
+wrapper_vllm_version_mismatch engine_core_generic LIKELY
+    Can't pickle local object '(\w+)\.<locals>\.\w+'
 # pip's resolver naming a package that pins another vLLM: the same cause, but printed at install time
 # and often harmless, so weaker than any error of the start itself
 wrapper_vllm_version_mismatch engine_core_generic 50 context
@@ -1109,6 +1206,40 @@ torch_compile_graph_error engine_core_generic LIKELY
 # paths disagree for this model or quantization (e.g. 0.8.3's input_scale, fixed in 0.8.5)
 vllm_release_bug engine_core_generic 65
     AttributeError: '(\w*(?:ParallelLinear|ReplicatedLinear|LinearBase|ParallelEmbedding|ParallelLMHead|FusedMoE|LinearMethod|MoEMethod)\w*)' object has no attribute '(\w+)'
+# vllm/executor/ray_utils.py initialize_ray_cluster and vllm/ray/lazy_utils.py: vLLM's own Ray calls on a
+# Ray state some releases did not expect (ray.init("auto") again where the caller already started Ray:
+# later releases pass ignore_reinit_error; a 'ray' module without Ray's API: later releases catch it)
+vllm_release_bug engine_core_generic LIKELY
+    Maybe you called ray\.init twice by accident
+    module 'ray' has no attribute '(\w+)'
+# vllm/model_executor/layers/quantization/kv_cache.py: kv_cache_dtype fp8 with a checkpoint whose KV
+# scales are missing or not per-tensor (releases before the default scale of 1.0)
+vllm_release_bug engine_core_generic SPECIFIC
+    Only support per-tensor scaling factor for fp8(?:-quantized)? (KV cache|Q/prob)
+# Python's %-formatting of a message whose arguments do not fit its format string (a logging call in
+# the code around vLLM, or in vLLM): a bug of that code, not of the setup
+wrapper_code_bug engine_core_generic LIKELY
+    not all arguments converted during string formatting
+    not enough arguments for format string
+    unsupported format character '.' \(0x[0-9a-f]+\) at index
+# torch's lazy init of an accelerator (CUDA, NPU, XPU) in a process forked after the parent had
+# initialised it: the parent touched the device before vLLM forked its workers
+reinit_in_forked_subprocess engine_core_generic SPECIFIC
+    Cannot re-initialize (CUDA|NPU|XPU|MUSA|HPU|MLU) in forked subprocess
+# Python's import of vllm.<x> found a module file named vllm (a user's vllm.py, or a vllm/ folder that
+# is no package) before the installed package
+script_shadows_vllm_package engine_core_generic CERTAIN
+    No module named '(vllm(?:\.\w+)+)'; 'vllm' is not a package
+# Ray is imported (distributed_executor_backend ray, a multi-node setup, a plugin or wrapper that
+# imports it) but is not installed in the environment vLLM runs in
+ray_not_installed engine_core_generic SPECIFIC
+    No module named '?ray'?(?:$|[^.\w])
+# numpy's ABI check: an extension compiled against NumPy 1.x imported under NumPy 2
+numpy_abi_mismatch engine_core_generic SPECIFIC
+    A module that was compiled using NumPy 1\.x cannot be run in
+    _ARRAY_API not found
+    numpy\.core\.multiarray failed to import
+    numpy\.dtype size changed, may indicate binary incompatibility
 # the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
 # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
 image_python_unreadable_nonroot engine_core_generic SPECIFIC
@@ -1271,26 +1402,47 @@ def _rule_matches(text, cache):
     return hits
 
 
+def _line_strength(rule, line):
+    """The rule's strength on this line: a warning that only mentions a problem is weaker than an error
+    raising it, and the source line of a traceback ("raise ValueError(...)") weaker than the exception line."""
+    strength = rule.strength
+    if line.level in ("WARNING", "WARN", "INFO", "DEBUG") and rule.kind == "error":
+        strength -= 30
+    elif _CODE_LINE_RE.match(line.text):
+        strength -= 8 if rule.kind == "error" else 1
+    elif line.prose:
+        strength -= 4  # a sentence quoting an error: the log line itself is better evidence
+    return strength
+
+
 def _match_rules(lines):
     findings = []
     cache = {}
+    hits = []
     for line in lines:
         text = line.text
-        if not text:
+        if not text or (line.level in ("INFO", "DEBUG") and not _INFO_WORTH_RE.search(text)):
+            hits.append(())
             continue
-        if line.level in ("INFO", "DEBUG") and not _INFO_WORTH_RE.search(text):
+        hits.append(_rule_matches(text, cache))
+        for rule, match in hits[-1]:
+            findings.append(Finding(rule.category, _line_strength(rule, line), line, rule.name, match, rule.kind))
+    # A message that a terminal or a paste wrapped over two lines (an exception line, or next to a line
+    # some rule matched):
+    # a rule that matches only across the break counts on the first line, a little above what either
+    # half matched alone (the shorter rule that reads half of the message).
+    for pos in range(len(lines) - 1):
+        first, second = lines[pos], lines[pos + 1]
+        if not first.text or not second.text or first.idx + 1 != second.idx or not (
+                hits[pos] or hits[pos + 1] or _EXCEPTION_RE.match(first.text)):
             continue
-        for rule, match in _rule_matches(text, cache):
-            strength = rule.strength
-            # A warning that only mentions a problem is weaker than an error raising it, and the
-            # source line of a traceback ("raise ValueError(...)") weaker than the exception line.
-            if line.level in ("WARNING", "WARN", "INFO", "DEBUG") and rule.kind == "error":
-                strength -= 30
-            elif _CODE_LINE_RE.match(text):
-                strength -= 8 if rule.kind == "error" else 1
-            elif line.prose:
-                strength -= 4  # a sentence quoting an error: the log line itself is better evidence
-            findings.append(Finding(rule.category, strength, line, rule.name, match, rule.kind))
+        if second.text[:1].isupper() or _FRAME_PATH_RE.match(second.text) or _EXCEPTION_RE.match(second.text):
+            continue  # a capital starts a message of its own; a wrapped one goes on in lower case or digits
+        seen = set(rule.name for rule, _match in hits[pos]) | set(rule.name for rule, _match in hits[pos + 1])
+        for rule, match in _rule_matches(first.text + " " + second.text, cache):
+            if rule.name not in seen and match.start() < len(first.text) < match.end():
+                findings.append(Finding(rule.category, _line_strength(rule, first) + 1, first, rule.name, match,
+                                        rule.kind))
     return findings
 
 
@@ -1363,6 +1515,12 @@ def _adjust(findings, lines, facts, live):
             if regex.search(frame):
                 out.append(Finding(category, 62, line, name, None, "error"))
                 break
+        else:
+            # raised in (or right under) a hardware platform plugin's own code: the plugin's bug, or a
+            # plugin and vLLM release that are not a pair
+            if any(_PLATFORM_PLUGIN_PATH_RE.search(path) for path, _code in
+                   _frames_above(lines, _position(lines, line))[:3]):
+                out.append(Finding("engine_core_generic", 60, line, "platform_plugin_bug", None, "error"))
 
     # A traceback cut short (no exception line after its last frame): where it stopped still says
     # something, weakly.
@@ -1380,7 +1538,7 @@ def _adjust(findings, lines, facts, live):
     elif last_frame is not None:
         tail = " ".join(l.text for l in lines[last_frame.idx:last_frame.idx + 3])
         hints = [h for h in _FRAME_HINTS if h[1] != "uvloop_event_loop"]  # uvloop frames wrap everything
-        for regex, category, name in hints + _CUT_FRAME_HINTS:
+        for regex, category, name in _CUT_LOAD_HINTS + hints + _CUT_FRAME_HINTS:
             if regex.search(last_frame.text) or (category == "port_in_use" and regex.search(tail)):
                 out.append(Finding(category, CONTEXT, last_frame, name + "_cut", None, "frame"))
                 break
@@ -1471,6 +1629,9 @@ _FRAME_HINTS = [
 ]
 
 
+# a hardware platform plugin's package directory (vllm-ascend, vllm-gaudi, ...) in a frame path
+_PLATFORM_PLUGIN_PATH_RE = re.compile(r"[/\\]vllm_(?:ascend|gaudi|hpu|spyre|rbln|metax|kunlun|musa|mlu|neuron|"
+                                      r"tt|xpu|npu)[/\\]")
 # A vLLM package directory in a frame path (site-packages/vllm/, a source checkout's vllm/vllm/), not a
 # wrapper's vllm_engine.py or vllm_ascend/.
 _VLLM_PATH_RE = re.compile(r"[/\\]vllm[/\\]")
@@ -1485,7 +1646,13 @@ _VLLM_IMPORT_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module n
                              r"^ImportError: cannot import name '(\w+)' from '(vllm(?:\.[\w.]+)?)'|"
                              r"^AttributeError: module '(vllm(?:\.[\w.]+)?)' has no attribute '(\w+)'")
 # load_weights() indexing its parameters by a checkpoint tensor's name
-_WEIGHT_KEYERROR_RE = re.compile(r"^KeyError: '((?:[\w]+\.)+(?:weight|bias|qweight|qzeros|scales|g_idx|\w*_scale))'")
+_WEIGHT_KEYERROR_RE = re.compile(r"^KeyError: '((?:[\w]+\.)+(?:weight|bias|qweight|qzeros|scales|g_idx|\w*_scale|"
+                                 r"absmax|quant_map|nested_\w+|"
+                                 r"bitsandbytes__\w+))'")
+# bitsandbytes' statistics tensors: a pre-quantized bnb checkpoint read as a plain one
+_BNB_TENSOR_RE = re.compile(r"\.(?:absmax|quant_map|nested_\w+|bitsandbytes__\w+|quant_state\.\w+)$")
+# a dotted module whose first part imports (a wrapper importing a submodule its dependency lacks)
+_DEP_SUBMODULE_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module named '([A-Za-z_]\w*)\.([\w.]+)'")
 _HUB_CALL_RE = re.compile(r"\b(?:hf_hub_download|snapshot_download|model_info|list_repo_files)\(")
 
 
@@ -1543,9 +1710,25 @@ def _caller_findings(lines, findings):
         match = _WEIGHT_KEYERROR_RE.match(text)
         if match and line.idx not in known:
             frames = _frames_above(lines, pos, limit=8)
-            if any(re.search(r"load_weights|params_dict\[", p + " " + c) for p, c in frames) or any(
+            if _BNB_TENSOR_RE.search(match.group(1)):
+                # only a bitsandbytes checkpoint has such tensors: the name says it without a frame
+                out.append(Finding("model_files", SPECIFIC, line, "bnb_checkpoint_without_bnb_load_format", match,
+                                   "error"))
+            elif any(re.search(r"load_weights|params_dict\[", p + " " + c) for p, c in frames) or any(
                     "params_dict[" in l.text for l in lines[max(0, pos - 3):pos]):
                 out.append(Finding("model_files", SPECIFIC, line, "checkpoint_weight_name_mismatch", match, "error"))
+            continue
+        match = _DEP_SUBMODULE_RE.match(text)
+        if match and line.idx not in known and match.group(1) not in ("vllm", "google", "azure"):
+            # Python names the first part of a dotted import that is missing, so the package itself is
+            # there and lacks the submodule: the importer was written for another release of it
+            frames = _frames_above(lines, pos)
+            importer = frames[0][0] if frames else ""
+            top = match.group(1)
+            if importer and not _VLLM_PATH_RE.search(importer) and not re.search(
+                    r"[/\\]%s[/\\]" % re.escape(top), importer):
+                out.append(Finding("engine_core_generic", SPECIFIC, line, "wrapper_dependency_version_mismatch",
+                                   match, "error"))
             continue
         finding = known.get(line.idx)
         if finding is not None and finding.rule == "local_path_not_found":
@@ -1559,6 +1742,12 @@ def _caller_findings(lines, findings):
     return out
 
 
+# a traceback cut while transformers loads the processor's parts from the model directory (before
+# any multimodal input is processed): a processor file is missing or unreadable
+_CUT_LOAD_HINTS = [
+    (re.compile(r"processing_utils\.py\S*,? line \d+, in (?:from_pretrained|_get_arguments_from_pretrained)\b"),
+     "model_files", "processor_load_frame"),
+]
 _CUT_FRAME_HINTS = [
     (re.compile(r"zmq[/\\]sugar[/\\]socket\.py.*in bind|\.bind\((?:socket_addr|addr|\(|\"|')"), "port_in_use",
      "bind_frame"),
@@ -1849,8 +2038,11 @@ def _fix_cuda(finding, facts, live, lines):
                 "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
                 "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
     if finding.rule == "undefined_symbol":
-        return ("vLLM's compiled extension does not match the installed torch. Reinstall vLLM with its pinned torch "
-                "(vllm_install_version with the matching vllm_install_cuda_variant) in a clean venv.")
+        ext = re.search(r"([\w.-]+\.so): undefined symbol", text)
+        return ("vLLM's compiled extension%s does not match the installed torch (it was built for another torch "
+                "release). Reinstall vLLM with its pinned torch (vllm_install_version with the matching "
+                "vllm_install_cuda_variant) in a clean venv (vllm_python_rebuild: true), and do not install torch, "
+                "flash-attn or xformers on top of it." % (" (or a kernel package's: %s)" % ext.group(1) if ext else ""))
     if finding.rule in ("err_804",):
         what = ("The container or wheel brings a CUDA runtime newer than the host driver, and forward "
                 "compatibility does not work on this (GeForce/workstation) GPU (Error 804).")
@@ -2275,6 +2467,11 @@ def _fix_generic_cause(finding, facts, text):
         if re.search(r"unexpected keyword argument", text):
             what = " It passes the engine argument '%s', which the installed vLLM does not have (removed or renamed " \
                    "since, or not added yet)." % (_first_group(match) or "?")
+        elif re.search(r"Can't pickle local object", text):
+            what = (" It hands vLLM an object defined inside its function %s, which this vLLM must pickle to its "
+                    "engine process (the V1 engine runs in a process of its own); vllm_service_env "
+                    "{VLLM_ENABLE_V1_MULTIPROCESSING: \"0\"} keeps the engine in one process meanwhile"
+                    % (_first_group(match) or "?"))
         elif re.search(r"No module named|cannot import name|has no attribute", text):
             what = " It imports %s, which the installed vLLM does not have (moved or removed)." % (
                 "'%s'" % (_first_group(match) or "?"))
@@ -2288,6 +2485,13 @@ def _fix_generic_cause(finding, facts, text):
                 "vllm_install_version to it; the tool's requirements or its vllm extra name it), or upgrade the tool "
                 "to a release written for this vLLM. Disabling the tool's version check only hides the mismatch."
                 % (" (vLLM %s)" % installed if installed else "", what))
+    if finding.rule == "wrapper_dependency_version_mismatch":
+        top, rest = (match.group(1), match.group(2)) if match else ("a package", "?")
+        return ("Code around vLLM (a wrapper, connector or plugin) imports %s.%s, which the installed %s does not "
+                "have: Python names the first missing part, so %s is installed but is another release than the "
+                "one that code was written for. Install the %s release the wrapper's requirements name (or the "
+                "wrapper release made for the installed %s); in a container, use the image built for that pair."
+                % (top, rest, top, top, top, top))
     if finding.rule == "vllm_install_incomplete":
         module = _first_group(match) or "a module"
         return ("vLLM's own code imports %s, which the installed vLLM lacks: the install is incomplete or mixes two "
@@ -2301,6 +2505,23 @@ def _fix_generic_cause(finding, facts, text):
                 "no CUDA graphs; slower), or pin vllm_install_version to the release that worked, and clear vLLM's "
                 "compile cache (~/.cache/vllm/torch_compile_cache) of the service user."
                 % _fmt_opt(enforce_eager="true"))
+    if finding.rule == "vllm_release_bug" and re.search(r"ray\.init twice", text):
+        return ("Ray was already initialised in this process when vLLM called ray.init() again: some vLLM "
+                "releases (the Ray executor on ROCm/XPU, late 2024) call ray.init(\"auto\") without "
+                "ignore_reinit_error when the code around vLLM has started Ray itself. Let vLLM start Ray (no "
+                "ray.init before LLM()), or on one host use distributed_executor_backend: mp in "
+                "vllm_service_options; a newer vllm_install_version passes ignore_reinit_error.")
+    if finding.rule == "vllm_release_bug" and re.search(r"module 'ray' has no attribute", text):
+        return ("Python found a 'ray' module without Ray's API ('%s' missing): a partial or stub install, a "
+                "namespace left behind by an uninstall, or a folder named ray on the path; some vLLM releases "
+                "do not catch that where they only check whether Ray is running (fixed later). Remove the stray "
+                "ray (or install Ray properly in the service venv, the release vLLM names), or move "
+                "vllm_install_version to a release with the fix." % (_first_group(match) or "?"))
+    if finding.rule == "vllm_release_bug" and re.search(r"per-tensor scaling factor for fp8", text):
+        return ("kv_cache_dtype fp8 with a checkpoint whose KV-cache scales are missing or not per-tensor: this "
+                "vLLM release refuses it instead of using a scale of 1.0 (fixed in later releases). Drop "
+                "kv_cache_dtype from vllm_service_options (auto), use a checkpoint saved with per-tensor k/v "
+                "scales (vllm_model_source), or move vllm_install_version to a newer release.")
     if finding.rule == "vllm_release_bug":
         layer, attr = (match.group(1), match.group(2)) if match else ("a vLLM layer", "?")
         return ("vLLM failed inside its own layer code (%s has no '%s') while it processed the checkpoint's weights: "
@@ -2418,6 +2639,123 @@ engine_core_generic service_user_cannot_exec
     vllm_python_root (and vllm_model_store) where every folder above it has o+x, such as the
     defaults /opt/vllm and /var/lib/vllm/models, or run chmod o+x on each folder above it; then
     run the play again.
+cuda_driver_mismatch torchvision_torch_mismatch
+    torchvision in the service venv was built for another torch than the one installed (vLLM pins its
+    torch; installing torch or torchvision on top of it, or an image that mixes them, breaks the pair),
+    so its compiled operators (torchvision::nms) are missing. Install the torchvision release made for
+    the installed torch (the pairs are listed in torchvision's README), or rebuild the venv from vLLM's
+    own requirements (vllm_python_rebuild: true with vllm_install_version) without adding torch or
+    torchvision afterwards.
+wsl_specific native_windows_unsupported
+    vLLM runs on Linux only: this is a native Windows Python (drive-letter paths, or Unix-only modules
+    such as resource or fcntl missing). Run vLLM inside WSL2 (a Linux distro; this project's
+    vllm_wsl_* settings size it) or on a Linux host or container, with the venv created there, not in a
+    Windows Python or conda environment.
+model_files vllm_too_old_for_model
+    The model (its config.json or its checkpoint's tensors) is newer than the installed vLLM: this
+    release does not know a field the model uses (a rope_scaling type, a quantization scheme's scale
+    tensors). Move vllm_install_version to a release that lists the model (and its quantization) as
+    supported; a wrapper that bundles its own vLLM (a trainer, a serving platform) needs its release
+    that ships that vLLM. Editing config.json to an older format only hides the mismatch.
+model_files qwen2_sliding_window_layers_unsupported
+    The model's config.json turns sliding-window attention on for only some layers (use_sliding_window
+    with max_window_layers), which this vLLM release refuses. Set use_sliding_window to false in the
+    model's config.json (the Qwen2/Qwen2.5 releases ship it false; fine-tunes and merges sometimes flip
+    it) or serve a snapshot with it unset (vllm_model_source), or use a newer vllm_install_version.
+model_files bnb_checkpoint_without_bnb_load_format
+    The checkpoint is saved pre-quantized with bitsandbytes (its tensors carry absmax/quant_map
+    statistics, e.g. Unsloth's *-bnb-4bit), but vLLM loads it as a plain checkpoint. Set quantization:
+    bitsandbytes in vllm_service_options (and load_format: bitsandbytes on releases before 0.7), or
+    serve the 16-bit model instead (vllm_model_source).
+engine_core_generic wrapper_code_bug
+    A string-formatting error (a logging or % format call whose arguments do not fit its format string)
+    in the code that starts vLLM: a bug of that code (a wrapper, a plugin, or vLLM), not of the setup.
+    The traceback's innermost frame names the file: move that package (or vllm_install_version, where
+    the frame is vLLM's) to a release with the fix, or back to the release that worked.
+engine_core_generic reinit_in_forked_subprocess
+    A worker process was forked after the parent process had already initialised the GPU (or NPU/XPU),
+    which torch cannot do again in a forked child. Make vLLM start its workers with spawn
+    (vllm_service_env: {VLLM_WORKER_MULTIPROC_METHOD: spawn}), and do not touch the device (torch.cuda
+    calls, a model on the GPU) in the script or wrapper before vLLM's engine is created; a plugin that
+    forks after device init needs its release with the fix.
+tensor_parallel_config local_world_size_exceeds_visible
+    vLLM placed more workers on this node (tensor_parallel_size x pipeline_parallel_size per node) than
+    GPUs it can see. On one host, lower tensor_parallel_size (and pipeline_parallel_size) in
+    vllm_service_options to the GPUs the node has, or make them visible (CUDA_VISIBLE_DEVICES in
+    vllm_service_env); across nodes, start every node of the Ray cluster (or the data-parallel ranks)
+    before vLLM so that the workers spread over them.
+port_in_use hccl_port_held_by_other_process
+    Ascend's HCCL could not open its root-info port (60000 and up by default): another process on the
+    host, usually a second vLLM or trainer on other NPUs, already holds it. Give each instance its own
+    range with HCCL_IF_BASE_PORT in vllm_service_env (e.g. 61000 for the second), or stop the other
+    process; check with `ss -ltnp`.
+port_in_use internal_port_race
+    torch.distributed's rendezvous store could not listen on the port picked for it: another process
+    took it first (several vLLM instances or trainers starting at once on one host, or a server that did
+    not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
+    them one after another, and stop leftovers (`ss -ltnp`).
+engine_core_generic script_shadows_vllm_package
+    Python imported a file or folder named vllm (a script called vllm.py, or a vllm/ folder that is no
+    package) in place of the installed vLLM: it comes first on the path (the script's own directory,
+    the working directory). Rename the script (not vllm.py) and remove its vllm.pyc/__pycache__, or
+    start vLLM from another directory; this project's service starts `vllm serve` from its own
+    directory.
+engine_core_generic platform_plugin_bug
+    The hardware platform plugin (vllm-ascend, vllm-gaudi and the like) failed in its own code while
+    vLLM started: a bug of that plugin release, or a plugin and a vLLM release that are not a pair (the
+    plugin's release notes name the vLLM release each one is made for). Install the plugin release made
+    for the installed vLLM (vllm_install_version), or a newer plugin release with the fix; the
+    exception's frames name the plugin's file.
+cuda_driver_mismatch gpu_busy_or_exclusive
+    The GPU refused a new CUDA context: it is in Exclusive Process compute mode and another process
+    holds it (a second server, a leftover vLLM worker), or this container may not use it. Stop the
+    other process (nvidia-smi lists it), set the compute mode back to Default (`nvidia-smi -c 0` as
+    root) or give each server its own GPU (CUDA_VISIBLE_DEVICES in vllm_service_env).
+cuda_driver_mismatch system_lib_too_old
+    A compiled extension needs a newer glibc or libstdc++ than this host (or base image) has: the
+    wheels were built for a newer Linux. Run on a distribution or image with the required glibc, or
+    install releases built for this one (vllm_install_version, and the matching torch); for libstdc++
+    a newer libstdc++ on the library path (the compiler's, or conda's) is enough.
+tensor_parallel_config pp_unsupported
+    pipeline_parallel_size is above 1 for a model (or a speculative draft model) whose vLLM class does
+    not support pipeline parallelism in this release. Drop pipeline_parallel_size from
+    vllm_service_options and split over tensor_parallel_size instead, or use a vllm_install_version
+    whose class for this model supports it.
+model_files quantization_method_unknown
+    This vLLM release has no quantization method of that name (newer than the release, removed from
+    it, or misspelt). Drop quantization from vllm_service_options to let vLLM read it from the
+    checkpoint's config, fix its spelling, or use a vllm_install_version that lists it.
+model_files lora_unsupported_model
+    enable_lora is set for a model whose vLLM class does not support LoRA in this release. Drop
+    enable_lora (and lora_modules) from vllm_service_options, merge the adapter into the weights and
+    serve the merged model (vllm_model_source), or use a vllm_install_version that supports LoRA for
+    this architecture.
+engine_core_generic ray_not_installed
+    Ray is not installed in the Python that runs vLLM, but something needs it: distributed_executor_backend
+    ray (or a multi-node setup), or a plugin or wrapper that imports it. On one host use
+    distributed_executor_backend: mp in vllm_service_options; otherwise install Ray into the service
+    venv (the release vLLM's requirements name).
+engine_core_generic numpy_abi_mismatch
+    A compiled extension was built against NumPy 1.x but NumPy 2 is installed (or the reverse): a
+    package installed on top of vLLM's requirements moved numpy. Reinstall the numpy release vLLM's
+    requirements name (numpy<2 for releases before NumPy 2 support) in the service venv, or rebuild
+    it from vLLM's own requirements (vllm_python_rebuild: true).
+model_files tokenizer_format_too_new
+    The model's tokenizer.json was written by a newer `tokenizers` release than the one installed, which
+    cannot parse it. Use a vllm_install_version whose requirements bring a newer transformers and
+    tokenizers (new models often need the release after them), or upgrade tokenizers (and transformers)
+    in the service venv within what vLLM's requirements allow.
+model_files tokenizer_backend_missing
+    transformers could not build the model's tokenizer: the model has no tokenizer.json, and the library
+    its slow tokenizer needs (sentencepiece, tiktoken or protobuf) is not installed in the service venv.
+    Install that package into the venv, or serve a snapshot that includes tokenizer.json
+    (vllm_model_source).
+model_files processor_load_frame_cut
+    The traceback stops while transformers loads the model's processor (image processor, tokenizer,
+    chat template) from the model directory: a processor file is missing (preprocessor_config.json,
+    processor_config.json, tokenizer files; quantization and merge tools often leave them out) or the
+    installed transformers cannot read it. Copy the processor and tokenizer files of the base model
+    into the served directory (vllm_model_source), and read the full log for the error line itself.
 engine_core_generic start_frames
     The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
     short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set

@@ -101,6 +101,107 @@ CASES = [
     ("arch_model_type", "The checkpoint you are trying to load has model type `llaaa` but Transformers does not "
      "recognize this architecture. This could be because of an issue with the checkpoint, or because your version "
      "of Transformers is out of date.\n", "model_files", "architecture_unsupported", ["llaaa"]),
+    # other wordings of the causes the rules of f788d62 missed in set W (written from the raise sites,
+    # not the corpus lines)
+    ("torchvision_roi_align", "RuntimeError: operator torchvision::roi_align does not exist\n",
+     "cuda_driver_mismatch", "torchvision_torch_mismatch", ["torchvision", "vllm_python_rebuild"]),
+    ("torchvision_cuda_major", "RuntimeError: Detected that PyTorch and torchvision were compiled with different "
+     "CUDA major versions. PyTorch has CUDA Version=12.4 and torchvision has CUDA Version=11.8. Please reinstall the "
+     "torchvision that matches your PyTorch install.\n", "cuda_driver_mismatch", "torchvision_torch_mismatch",
+     ["torchvision"]),
+    ("windows_fcntl", "Traceback (most recent call last):\n  File \"D:\\envs\\llm\\Lib\\site-packages\\vllm\\utils.py\", "
+     "line 12, in <module>\n    import fcntl\nModuleNotFoundError: No module named 'fcntl'\n", "wsl_specific",
+     "native_windows_unsupported", ["WSL2", "Linux"]),
+    ("windows_cut_frames", "Traceback (most recent call last):\n  File \"E:\\work\\serve.py\", line 3, in <module>\n"
+     "    from vllm import LLM\n  File \"E:\\work\\.venv\\Lib\\site-packages\\vllm\\__init__.py\", line 4, in <module>\n"
+     "    from vllm.engine.llm_engine import LLMEngine\n", "wsl_specific", "native_windows_unsupported", ["WSL2"]),
+    ("rope_unknown_type", "ValueError: Unknown RoPE scaling type longrope\n" + WRAPPER, "model_files",
+     "vllm_too_old_for_model", ["vllm_install_version"]),
+    ("rope_factor_assert", "  File \"/opt/venv/lib/python3.11/site-packages/vllm/config.py\", line 1650, in "
+     "_get_and_verify_max_len\n    assert 'factor' in rope_scaling\nAssertionError\n", "model_files",
+     "vllm_too_old_for_model", ["vllm_install_version"]),
+    ("qwen2_window_layers", "ValueError: Sliding window for some but all layers is not supported. This model uses "
+     "sliding window but `max_window_layers` = 21 is less than `num_hidden_layers` = 36. Please open an issue to "
+     "discuss this feature.\n", "model_files", "qwen2_sliding_window_layers_unsupported", ["use_sliding_window"]),
+    ("config_path_absent", "OSError: Can't load the configuration of '/srv/models/Llama-3.1-8B'. If you were trying "
+     "to load it from 'https://huggingface.co/models', make sure you don't have a local directory with the same "
+     "name.\n", "model_files", "local_path_not_found", ["/srv/models/Llama-3.1-8B", "vllm_model_source"]),
+    ("ray_init_twice", "RuntimeError: Maybe you called ray.init twice by accident? This error can be suppressed by "
+     "passing in 'ignore_reinit_error=True' or by calling 'ray.shutdown()' prior to 'ray.init()'.\n",
+     "engine_core_generic", "vllm_release_bug", ["ignore_reinit_error", "distributed_executor_backend"]),
+    ("ray_stub_module", "AttributeError: module 'ray' has no attribute 'get_gpu_ids'\n", "engine_core_generic",
+     "vllm_release_bug", ["get_gpu_ids", "stray ray"]),
+    ("fp8_kv_scales", "ValueError: Only support per-tensor scaling factor for fp8 KV cache\n" + WRAPPER,
+     "engine_core_generic", "vllm_release_bug", ["kv_cache_dtype"]),
+    ("format_args", "TypeError: not enough arguments for format string\n", "engine_core_generic", "wrapper_code_bug",
+     ["format"]),
+    ("fork_cuda", "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, "
+     "you must use the 'spawn' start method\n" + WRAPPER, "engine_core_generic", "reinit_in_forked_subprocess",
+     ["VLLM_WORKER_MULTIPROC_METHOD"]),
+    ("wrapper_dep_submodule", "Traceback (most recent call last):\n  File \"/srv/app/connector/kv_bridge.py\", line 9, "
+     "in <module>\n    from mooncake.store.v2 import DistributedStore\nModuleNotFoundError: No module named "
+     "'mooncake.store'\n", "engine_core_generic", "wrapper_dependency_version_mismatch", ["mooncake.store", "release"]),
+    ("bnb_quant_map", "KeyError: 'model.layers.3.self_attn.o_proj.weight.quant_map'\n", "model_files",
+     "bnb_checkpoint_without_bnb_load_format", ["quantization: bitsandbytes"]),
+    ("pickle_local_patch", "AttributeError: Can't pickle local object 'install_patches.<locals>.PatchedQuantConfig'\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch", ["install_patches", "VLLM_ENABLE_V1_MULTIPROCESSING"]),
+    # other wordings of open misses of earlier sets, from the raise sites (vLLM, torch, HCCL, Python)
+    ("shadowed_vllm", "ModuleNotFoundError: No module named 'vllm.entrypoints'; 'vllm' is not a package\n",
+     "engine_core_generic", "script_shadows_vllm_package", ["vllm.py"]),
+    ("serving_models_kwarg", "TypeError: OpenAIServingModels.__init__() got an unexpected keyword argument "
+     "'lora_modules'\n", "engine_core_generic", "wrapper_vllm_version_mismatch", ["lora_modules"]),
+    ("local_world_size", "AssertionError: local_world_size (8) must be less than or equal to the number of visible "
+     "devices (4).\n" + WRAPPER, "tensor_parallel_config", "local_world_size_exceeds_visible",
+     ["tensor_parallel_size", "CUDA_VISIBLE_DEVICES"]),
+    ("hccl_port", "EJ0003: Failed to bind the IP port. Reason: The IP address and port have been bound already.\n",
+     "port_in_use", "hccl_port_held_by_other_process", ["HCCL_IF_BASE_PORT"]),
+    ("tcpstore_race", "torch.distributed.DistNetworkError: The server socket has failed to listen on any local "
+     "network address. port: 40123, useIpv6: 0, code: -99\n", "port_in_use", "internal_port_race",
+     ["MASTER_PORT"]),
+    ("plugin_frame", "Traceback (most recent call last):\n  File \"/opt/vllm-gaudi/vllm_gaudi/platform.py\", line 88, "
+     "in check_and_update_config\n    blocks = cfg.max_num_seqs // cfg.block_size\nZeroDivisionError: integer "
+     "division or modulo by zero\n", "engine_core_generic", "platform_plugin_bug", ["plugin"]),
+    # common start-up errors at raise sites no corpus log had yet (CUDA runtime, the loader, vLLM's config
+    # checks, numpy's ABI check, Ray's import, torch's store)
+    ("gpu_exclusive", "RuntimeError: CUDA error: CUDA-capable device(s) is/are busy or unavailable\n" + WRAPPER,
+     "cuda_driver_mismatch", "gpu_busy_or_exclusive", ["nvidia-smi -c 0"]),
+    ("glibc_old", "ImportError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found (required by "
+     "/opt/venv/lib/python3.11/site-packages/vllm/_C.abi3.so)\n", "cuda_driver_mismatch", "system_lib_too_old",
+     ["glibc"]),
+    ("glibcxx_old", "OSError: /usr/lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found\n",
+     "cuda_driver_mismatch", "system_lib_too_old", ["libstdc++"]),
+    ("store_timeout", "torch.distributed.DistStoreError: Timed out after 601 seconds waiting for clients. 1/2 "
+     "clients joined.\n", "tensor_parallel_config", "nccl_network", ["GLOO_SOCKET_IFNAME"]),
+    ("pp_model", "NotImplementedError: Pipeline parallelism is not supported for this model. Supported models "
+     "implement the `SupportsPP` interface.\n", "tensor_parallel_config", "pp_unsupported",
+     ["pipeline_parallel_size"]),
+    ("quant_unknown", "ValueError: Unknown quantization method: mxfp6. Must be one of ['awq', 'fp8', 'gptq'].\n",
+     "model_files", "quantization_method_unknown", ["vllm_install_version"]),
+    ("lora_model", "ValueError: Phi4FlashForCausalLM does not support LoRA yet.\n" + WRAPPER, "model_files",
+     "lora_unsupported_model", ["enable_lora"]),
+    ("ray_missing", "  File \"/opt/venv/lib/python3.12/site-packages/vllm/executor/ray_utils.py\", line 3, in "
+     "<module>\n    import ray\nModuleNotFoundError: No module named 'ray'\n", "engine_core_generic",
+     "ray_not_installed", ["distributed_executor_backend: mp"]),
+    ("numpy2", "A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.1.3 as it may crash. To support "
+     "both 1.x and 2.x\n", "engine_core_generic", "numpy_abi_mismatch", ["numpy<2"]),
+    ("tokenizer_json_newer", "Exception: data did not match any variant of untagged enum ModelWrapper at line "
+     "250373 column 3\n", "model_files", "tokenizer_format_too_new", ["tokenizers"]),
+    ("tokenizer_no_sentencepiece", "ValueError: Couldn't instantiate the backend tokenizer from one of: (1) a "
+     "`tokenizers` library serialization file, (2) a slow tokenizer instance to convert or (3) an equivalent slow "
+     "tokenizer class to instantiate and convert.\n", "model_files", "tokenizer_backend_missing", ["sentencepiece"]),
+    ("rope_dict_old_stack", "ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, "
+     "got {'factor': 8.0, 'low_freq_factor': 1.0, 'rope_type': 'llama3'}\n", "model_files",
+     "vllm_too_old_for_model", ["vllm_install_version"]),
+    ("npu_oom", "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)\n",
+     "gpu_oom", "cuda_oom_generic", []),
+    ("ptxas_new_arch", "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n" + WRAPPER,
+     "cuda_driver_mismatch", "no_kernel_image", ["vllm_install_cuda_variant"]),
+    ("flash_attn_abi", "ImportError: /opt/venv/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-"
+     "linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationESs\n", "cuda_driver_mismatch",
+     "undefined_symbol", ["flash_attn_2_cuda", "torch"]),
+    ("nccl_remote", "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process "
+     "exited or there was a network error, NCCL version 2.21.5\n", "tensor_parallel_config", "nccl_network",
+     ["NCCL_SOCKET_IFNAME"]),
     # vllm-project/vllm#15329 (Triton's driver build in the V1 EngineCore), apple/ml-cross-entropy#5
     ("compiler", "ERROR 03-22 09:50:04 [core.py:340]   File \"/opt/conda/lib/python3.10/site-packages/triton/runtime/"
      "build.py\", line 32, in _build\nERROR 03-22 09:50:04 [core.py:340]     raise RuntimeError(\"Failed to find C "
@@ -150,3 +251,63 @@ def test_a_cut_traceback_under_python_310_is_not_blamed_on_python():
     old = log.replace("python3.10", "python3.9")
     got = D.diagnose(old)
     assert got["category"] == "python_version_unsupported" and got["cause"] == "old_python_typing", got
+
+
+def test_a_linux_traceback_is_not_native_windows():
+    log = ('Traceback (most recent call last):\n  File "/opt/venv/lib/python3.12/site-packages/vllm/__init__.py", '
+           'line 4, in <module>\n    from vllm.engine.llm_engine import LLMEngine\n')
+    assert D.diagnose(log).get("cause") != "native_windows_unsupported"
+
+
+def test_a_package_missing_its_own_submodule_is_no_wrapper_mismatch():
+    # the importer is the package itself (an incomplete install), or vLLM: not a wrapper's release
+    own = ('Traceback (most recent call last):\n  File "/opt/venv/lib/python3.12/site-packages/mooncake/__init__.py", '
+           'line 2, in <module>\n    from mooncake.store import x\nModuleNotFoundError: No module named '
+           "'mooncake.store'\n")
+    assert D.diagnose(own).get("cause") != "wrapper_dependency_version_mismatch"
+    bare = "ModuleNotFoundError: No module named 'mooncake.store'\n"
+    assert D.diagnose(bare).get("cause") != "wrapper_dependency_version_mismatch"
+
+
+def test_a_specific_error_on_native_windows_keeps_its_own_cause():
+    log = ('Traceback (most recent call last):\n  File "C:\\py\\Lib\\site-packages\\vllm\\worker.py", line 8, '
+           'in load\n    x = torch.empty(n)\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n')
+    assert D.diagnose(log)["category"] == "gpu_oom"
+
+
+def test_a_message_wrapped_over_two_lines_is_read_whole():
+    # a terminal or a paste breaks vLLM's one-line messages; the rule for the whole message still names it
+    kv = ("ValueError: To serve at least one request with the model's max seq len (65536), (9.5 GiB KV cache\n"
+          "is needed, which is larger than the available KV cache memory (6.25 GiB).\n")
+    got = D.diagnose(kv)
+    assert (got["category"], got["cause"]) == ("gpu_oom", "kv_gib"), got
+    free = ("ValueError: Free memory on device cuda:1 (20.5/79.1 GiB) on startup is less than desired GPU memory\n"
+            "utilization (0.9, 71.2 GiB). Decrease GPU memory utilization or reduce GPU memory used by other "
+            "processes.\n")
+    got = D.diagnose(free)
+    assert (got["category"], got["cause"]) == ("gpu_oom", "free_lt_util"), got
+
+
+def test_a_new_message_on_the_next_line_is_not_joined():
+    # the next line starts a message of its own (a capital): nothing is read across the break
+    log = ("ValueError: To serve at least one request with the model's max seq len (65536), (9.5 GiB KV cache\n"
+           "Is needed, which is larger than the available KV cache memory (6.25 GiB).\n")
+    assert D.diagnose(log).get("cause") != "kv_gib"
+
+
+def test_eaddrinuse_from_torchs_store_stays_a_port_in_use():
+    log = ("torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address. "
+           "port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
+    got = D.diagnose(log)
+    assert got["category"] == "port_in_use" and got["cause"] != "internal_port_race", got
+
+
+def test_a_traceback_cut_while_the_processor_loads_is_about_model_files():
+    log = ("ERROR 03-02 10:00:00 [core.py:400]   File \"/venv/lib/python3.12/site-packages/vllm/transformers_utils/"
+           "processor.py\", line 80, in get_processor\n"
+           "ERROR 03-02 10:00:00 [core.py:400]     processor = processor_factory.from_pretrained(\n"
+           "ERROR 03-02 10:00:00 [core.py:400]   File \"/venv/lib/python3.12/site-packages/transformers/"
+           "processing_utils.py\", line 1201, in from_pretrained\n")
+    got = D.diagnose(log)
+    assert (got["category"], got["cause"]) == ("model_files", "processor_load_frame_cut"), got
+    assert "preprocessor_config.json" in got["fix"]
