@@ -2,7 +2,7 @@
 """Name the root cause of a failed vLLM start from its log.
 
 Pure standard-library logic, shared by ``scripts/doctor``, the readiness gate (imported as
-``ansible.module_utils.vllm_doctor``) and the unit tests. Nothing here touches the host: facts
+``ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_doctor``) and the unit tests. Nothing here touches the host: facts
 that only a live host can give (kernel OOM-killer lines, who holds a port, free GPU memory) come in
 through the ``live`` argument, gathered by ``vllm_doctor_live``.
 

@@ -71,7 +71,7 @@ import os
 import platform
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_host import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_host import (
     PY_PROBE,
     detect_init,
     detect_wsl,
@@ -82,8 +82,8 @@ from ansible.module_utils.vllm_host import (
     space_for,
     world_accessible,
 )
-from ansible.module_utils.vllm_gpu import (NVML_SOURCE, choose_gpu_facts, gather_nvml, read_nvidia_smi,
-                                           use_cuda_driver_minimums)
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_gpu import (
+    NVML_SOURCE, choose_gpu_facts, gather_nvml, read_nvidia_smi, use_cuda_driver_minimums)
 
 
 def gather_nvidia_smi(module, nvidia_smi):

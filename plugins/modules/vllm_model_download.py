@@ -65,8 +65,8 @@ import os
 import time
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_hub import (is_repo_id, plan, read_marker, repo_dir, select_files,
-                                           snapshot_complete, snapshot_dir, write_marker, write_ref)
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_hub import (
+    is_repo_id, plan, read_marker, repo_dir, select_files, snapshot_complete, snapshot_dir, write_marker, write_ref)
 
 
 class HubError(Exception):

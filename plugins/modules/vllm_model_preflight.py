@@ -59,7 +59,7 @@ import json
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_model_check import check_model
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_model_check import check_model
 
 
 def read_archs(path):

@@ -85,8 +85,8 @@ import os
 import time
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_common import atomic_write
-from ansible.module_utils.vllm_relocate import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_common import atomic_write
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_relocate import (
     MANIFEST,
     RelocateError,
     default_name,

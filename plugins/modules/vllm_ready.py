@@ -68,10 +68,10 @@ import os
 import stat
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_doctor import diagnose
-from ansible.module_utils.vllm_doctor_live import gather
-from ansible.module_utils.vllm_launcher import last_attempt
-from ansible.module_utils.vllm_readiness import wait_ready
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_doctor import diagnose
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_doctor_live import gather
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_launcher import last_attempt
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_readiness import wait_ready
 
 DIAGNOSE_LINES = 3000
 

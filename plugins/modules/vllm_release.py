@@ -67,7 +67,7 @@ removed: {description: Releases removed (state=pruned)., returned: pruned, type:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_release import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_release import (
     ReleaseError, choose, list_releases, prune, probe_python, read_current, read_history, switch, to_prune)
 
 

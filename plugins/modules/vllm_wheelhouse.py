@@ -60,8 +60,8 @@ stdout: {description: pip's output, when it ran., returned: always, type: str}
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_common import atomic_write
-from ansible.module_utils.vllm_wheelhouse import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_common import atomic_write
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_wheelhouse import (
     LOCK_NAME, WheelhouseError, archive_name, job_key, lock_sha256, manifest, pip_files,
     read_marker, write_archive, write_marker)
 

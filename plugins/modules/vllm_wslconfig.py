@@ -81,7 +81,7 @@ warnings_rule: {description: What the memory rule could not do., returned: alway
 
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_wslconfig import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_wslconfig import (
     WslConfigError,
     decode,
     edit,
