@@ -64,7 +64,10 @@ def project_filters():
         "bool": lambda value: value if isinstance(value, bool) else str(value).strip().lower() in (
             "yes", "on", "1", "true"),
     }
-    filters.update(module.FilterModule().filters())
+    project = module.FilterModule().filters()
+    filters.update(project)
+    # the roles call them by the collection's name (vllm_ops.workstation.vllm_...)
+    filters.update(("vllm_ops.workstation." + name, function) for name, function in project.items())
     return filters
 
 
