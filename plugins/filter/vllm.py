@@ -1,4 +1,6 @@
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Filters that expose the provisioner's decisions to tasks (the logic lives in module_utils)."""
 from __future__ import absolute_import, division, print_function
 

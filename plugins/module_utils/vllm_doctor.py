@@ -675,7 +675,7 @@ quantization_unsupported cuda_driver_mismatch CERTAIN
 # vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
 # needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
 attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
-    assert is_fa_version_supported\(
+    (?:assert) is_fa_version_supported\(
     FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)
     Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)
 # nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode

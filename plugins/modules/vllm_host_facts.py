@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Gather what the vLLM provisioner needs to know about a host."""
 from __future__ import absolute_import, division, print_function
 
@@ -43,7 +45,7 @@ options:
         copy of the table).
     type: dict
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
