@@ -35,8 +35,9 @@ import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
-import vllm_options  # noqa: E402
+# module_utils is a package (its files import each other relatively)
+sys.path.insert(0, os.path.join(ROOT, "plugins"))
+from module_utils import vllm_options  # noqa: E402
 
 # the builtin model the product serves (vllm_model), built with the venv's transformers
 MAKE_MODEL = os.path.join(ROOT, "roles", "vllm_model", "files", "make_tiny_model.py")

@@ -1,4 +1,6 @@
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The fleet report at the end of every ansible-playbook run (table and JSON).
 
 A callback, not a play: when every host of a play fails, or a batch exceeds the failure budget
@@ -8,10 +10,6 @@ so ``scripts/provision`` and this plugin build the report with the same code
 (``plugins/module_utils/vllm_report.py``).
 """
 from __future__ import absolute_import, division, print_function
-
-import os
-import sys
-import time
 
 __metaclass__ = type
 
@@ -62,6 +60,10 @@ options:
       - section: vllm_report
         key: timings_count
 """
+
+import os
+import sys
+import time
 
 from ansible import context
 from ansible.plugins.callback import CallbackBase

@@ -1,4 +1,6 @@
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """ansible-core's default screen output, with each plain task failure printed once.
 
 ansible-core 2.19's ``default`` callback prints a task that fails by its own message (``fail``,

@@ -1,4 +1,6 @@
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Filters that expose the provisioner's decisions to tasks (the logic lives in module_utils)."""
 from __future__ import absolute_import, division, print_function
 
@@ -54,23 +56,17 @@ description:
     C(vllm_wsl_notices) what the WSL role tells the user.
 """
 
-_UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
-if _UTILS not in sys.path:
-    sys.path.insert(0, _UTILS)
-
-import vllm_common  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_day2  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_flags  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_lock  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_model_check  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_options  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_plan  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_readiness  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_report  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_unit  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_validate  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_wheelhouse  # noqa: E402  pylint: disable=wrong-import-position
-import vllm_wslconfig  # noqa: E402  pylint: disable=wrong-import-position
+try:  # Ansible: the collection's module_utils (a checkout is the collection too: scripts/bootstrap)
+    from ansible_collections.vllm_ops.workstation.plugins.module_utils import (
+        vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan, vllm_readiness,
+        vllm_report, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
+except ImportError:  # plain Python (scripts, tests): the same files as the package module_utils
+    _PLUGINS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if _PLUGINS not in sys.path:
+        sys.path.insert(0, _PLUGINS)
+    from module_utils import (  # type: ignore  # noqa: E402  pylint: disable=import-error
+        vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan, vllm_readiness,
+        vllm_report, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 
 try:
     from ansible.errors import AnsibleFilterError

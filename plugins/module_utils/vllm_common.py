@@ -2,9 +2,10 @@
 """The small helpers every other file of the project uses, in one place.
 
 Pure Python (stdlib only; PyYAML when installed): used by the modules as
-``ansible.module_utils.vllm_common``, by the other module_utils files (``try: from
-ansible.module_utils.vllm_common import ... except ImportError: from vllm_common import ...``),
-by the filters, callbacks and scripts with ``plugins/module_utils`` on ``sys.path``.
+``ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_common``, by the other
+module_utils files as ``from .vllm_common import ...``, by the filters and scripts as the package
+``module_utils`` (``plugins/`` on ``sys.path``), by the callbacks with ``plugins/module_utils`` on
+``sys.path``.
 
 * ``atomic_write``: a file replaced in one rename, never written through a link;
 * ``version_tuple``: '570.211.01' -> (570, 211, 1);

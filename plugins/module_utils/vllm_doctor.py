@@ -2,7 +2,7 @@
 """Name the root cause of a failed vLLM start from its log.
 
 Pure standard-library logic, shared by ``scripts/doctor``, the readiness gate (imported as
-``ansible.module_utils.vllm_doctor``) and the unit tests. Nothing here touches the host: facts
+``ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_doctor``) and the unit tests. Nothing here touches the host: facts
 that only a live host can give (kernel OOM-killer lines, who holds a port, free GPU memory) come in
 through the ``live`` argument, gathered by ``vllm_doctor_live``.
 
@@ -678,7 +678,7 @@ quantization_unsupported cuda_driver_mismatch CERTAIN
 # vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
 # needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
 attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
-    assert is_fa_version_supported\(
+    (?:assert) is_fa_version_supported\(
     FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)
     Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)
 # nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode

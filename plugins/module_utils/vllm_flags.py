@@ -16,10 +16,7 @@ import difflib
 import json
 import re
 
-try:
-    from ansible.module_utils.vllm_common import option_flag, option_key, read_yaml
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import option_flag, option_key, read_yaml
+from .vllm_common import option_flag, option_key, read_yaml
 
 __metaclass__ = type
 

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 """GPU facts from ``nvidia-smi`` output, as plain data.
 
-Pure Python (stdlib only): used by the Ansible modules as ``ansible.module_utils.vllm_gpu``,
+Pure Python (stdlib only): used by the Ansible modules as ``ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_gpu``,
 by ``scripts/plan`` and by the unit tests. Nothing here runs a command.
 
 What ``nvidia-smi`` prints varies a lot, and all of it is parsed here:
@@ -25,10 +25,7 @@ from __future__ import absolute_import, division, print_function
 import os
 import re
 
-try:
-    from ansible.module_utils.vllm_common import read_yaml, version_tuple
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import read_yaml, version_tuple
+from .vllm_common import read_yaml, version_tuple
 
 __metaclass__ = type
 

@@ -2,7 +2,8 @@
 """Host facts for the vLLM provisioner: OS, WSL, init system, CPUs, RAM, free space.
 
 Pure standard library, no Ansible imports: the same file is used by the ``vllm_host_facts``
-module on a target (as ``ansible.module_utils.vllm_host``), by scripts and by unit tests.
+module on a target (as ``ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_host``),
+by scripts and by unit tests.
 Every reader takes a ``root`` so tests can point it at a fake ``/proc`` and ``/etc`` tree.
 """
 from __future__ import absolute_import, division, print_function

@@ -18,10 +18,7 @@ import json
 import os
 import re
 
-try:
-    from ansible.module_utils.vllm_common import atomic_write, json_text
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import atomic_write, json_text
+from .vllm_common import atomic_write, json_text
 
 __metaclass__ = type
 

@@ -23,21 +23,12 @@ import json
 import os
 import struct
 
-try:
-    from ansible.module_utils.vllm_common import option_key
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import option_key
-
-try:
-    from ansible.module_utils.vllm_options import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB, MIB,
-                                                   GPU_UTIL_MAX as GPU_UTIL_CEILING,
-                                                   GPU_UTIL_VLLM_DEFAULT as GPU_UTIL_DEFAULT,
-                                                   QUANT_FACTOR, RUNTIME_OVERHEAD_MIB,
-                                                   kv_bytes_per_token, model_facts)
-except ImportError:  # plain Python (scripts, tests without the ansible alias)
-    from vllm_options import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB, MIB,  # type: ignore
-                              GPU_UTIL_MAX as GPU_UTIL_CEILING, GPU_UTIL_VLLM_DEFAULT as GPU_UTIL_DEFAULT,
-                              QUANT_FACTOR, RUNTIME_OVERHEAD_MIB, kv_bytes_per_token, model_facts)
+from .vllm_common import option_key
+from .vllm_options import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB, MIB,
+                           GPU_UTIL_MAX as GPU_UTIL_CEILING,
+                           GPU_UTIL_VLLM_DEFAULT as GPU_UTIL_DEFAULT,
+                           QUANT_FACTOR, RUNTIME_OVERHEAD_MIB,
+                           kv_bytes_per_token, model_facts)
 
 __metaclass__ = type
 

@@ -10,10 +10,7 @@ from __future__ import absolute_import, division, print_function
 import json
 import re
 
-try:
-    from ansible.module_utils.vllm_common import option_key
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import option_key
+from .vllm_common import option_key
 
 __metaclass__ = type
 

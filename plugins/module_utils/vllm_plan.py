@@ -2,7 +2,7 @@
 """Pick (Python, CUDA variant, torch, vLLM) for a host, or refuse with the reason and a way out.
 
 Pure Python (stdlib; PyYAML only to read the table file): used by the Ansible modules as
-``ansible.module_utils.vllm_plan``, by ``scripts/plan`` and ``scripts/check-compat-metadata``,
+``ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_plan``, by ``scripts/plan`` and ``scripts/check-compat-metadata``,
 and by the unit tests. The data lives in ``data/vllm_compat.yml``.
 
 ``plan(host, table, pins)``::
@@ -26,10 +26,7 @@ from __future__ import absolute_import, division, print_function
 
 import re
 
-try:
-    from ansible.module_utils.vllm_common import NoYamlError, read_yaml, version_tuple
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import NoYamlError, read_yaml, version_tuple
+from .vllm_common import NoYamlError, read_yaml, version_tuple
 
 __metaclass__ = type
 

@@ -22,10 +22,7 @@ import shutil
 import subprocess
 import time
 
-try:
-    from ansible.module_utils.vllm_common import atomic_write, json_text
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import atomic_write, json_text
+from .vllm_common import atomic_write, json_text
 
 HISTORY = "releases.json"
 HISTORY_LIMIT = 200

@@ -39,10 +39,7 @@ OTHER_DEFAULTS = (("vllm_python", "vllm_python_root"), ("vllm_model", "vllm_mode
 
 
 def _load_yaml(path):
-    try:
-        from ansible.module_utils.vllm_common import read_yaml
-    except ImportError:  # plain Python: module_utils on sys.path
-        from vllm_common import read_yaml
+    from .vllm_common import read_yaml
     return read_yaml(path) or {}
 
 
@@ -67,7 +64,10 @@ def project_filters():
         "bool": lambda value: value if isinstance(value, bool) else str(value).strip().lower() in (
             "yes", "on", "1", "true"),
     }
-    filters.update(module.FilterModule().filters())
+    project = module.FilterModule().filters()
+    filters.update(project)
+    # the roles call them by the collection's name (vllm_ops.workstation.vllm_...)
+    filters.update(("vllm_ops.workstation." + name, function) for name, function in project.items())
     return filters
 
 
@@ -195,10 +195,7 @@ def mode_text(path):
 def input_errors(variables):
     """The preflight's checks of the service's variables given (vllm_validate), plus the
     exposure rule, with the defaults for what is not given."""
-    try:
-        from ansible.module_utils import vllm_validate
-    except ImportError:  # plain Python: module_utils on sys.path
-        import vllm_validate
+    from . import vllm_validate
     values = role_defaults()
     values.update(variables or {})
     checked = dict((k, v) for k, v in values.items() if k.startswith(("vllm_service_", "vllm_model_name")))

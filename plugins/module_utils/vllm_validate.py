@@ -11,30 +11,11 @@ import math
 import os
 import re
 
-try:
-    from ansible.module_utils.vllm_hub import is_repo_id
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_hub import is_repo_id
-
-try:
-    from ansible.module_utils.vllm_wslconfig import NAMES as _WSL_SIZE_NAMES, size_problem, size_rule
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_wslconfig import NAMES as _WSL_SIZE_NAMES, size_problem, size_rule
-
-try:
-    from ansible.module_utils.vllm_wheelhouse import validate as _validate_wheelhouse
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_wheelhouse import validate as _validate_wheelhouse
-
-try:
-    from ansible.module_utils.vllm_common import read_yaml
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import read_yaml
-
-try:
-    from ansible.module_utils import vllm_options as _options
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    import vllm_options as _options
+from .vllm_hub import is_repo_id
+from .vllm_wslconfig import NAMES as _WSL_SIZE_NAMES, size_problem, size_rule
+from .vllm_wheelhouse import validate as _validate_wheelhouse
+from .vllm_common import read_yaml
+from . import vllm_options as _options
 
 __metaclass__ = type
 

@@ -21,10 +21,7 @@ import os
 import re
 import tarfile
 
-try:
-    from ansible.module_utils.vllm_common import atomic_write, json_text
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import atomic_write, json_text
+from .vllm_common import atomic_write, json_text
 
 __metaclass__ = type
 

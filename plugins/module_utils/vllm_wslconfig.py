@@ -38,10 +38,7 @@ import re
 import stat
 from fractions import Fraction
 
-try:
-    from ansible.module_utils.vllm_common import atomic_write
-except ImportError:  # plain Python: module_utils on sys.path (filters, scripts, tests)
-    from vllm_common import atomic_write
+from .vllm_common import atomic_write
 
 __metaclass__ = type
 

@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Gather what the vLLM provisioner needs to know about a host."""
 from __future__ import absolute_import, division, print_function
 
@@ -43,7 +45,7 @@ options:
         copy of the table).
     type: dict
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -71,7 +73,7 @@ import os
 import platform
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_host import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_host import (
     PY_PROBE,
     detect_init,
     detect_wsl,
@@ -82,8 +84,8 @@ from ansible.module_utils.vllm_host import (
     space_for,
     world_accessible,
 )
-from ansible.module_utils.vllm_gpu import (NVML_SOURCE, choose_gpu_facts, gather_nvml, read_nvidia_smi,
-                                           use_cuda_driver_minimums)
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_gpu import (
+    NVML_SOURCE, choose_gpu_facts, gather_nvml, read_nvidia_smi, use_cuda_driver_minimums)
 
 
 def gather_nvidia_smi(module, nvidia_smi):

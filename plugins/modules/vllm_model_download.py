@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Download a model from the Hugging Face Hub (or a mirror) into the native-filesystem store."""
 from __future__ import absolute_import, division, print_function
 
@@ -27,15 +29,15 @@ description:
   - Check mode resolves nothing and downloads nothing; it reports whether a download would run.
 options:
   repo_id: {description: Hub repository id C(org/name)., type: str, required: true}
-  revision: {description: Branch, tag or 40-hex commit., type: str, default: main}
+  revision: {description: "Branch, tag or 40-hex commit.", type: str, default: main}
   store: {description: The model store (C(vllm_model_store))., type: path, required: true}
   endpoint: {description: Hub or mirror URL; empty for huggingface_hub's default., type: str, default: ""}
-  token: {description: Hugging Face token (gated or private repositories)., type: str, default: "", no_log: true}
+  token: {description: Hugging Face token (gated or private repositories)., type: str, default: ""}
   refresh: {description: Ask the Hub again what a branch or tag points to., type: bool, default: false}
   log_file: {description: Progress log (follow it with tail -f)., type: path}
   max_workers: {description: Files fetched in parallel., type: int, default: 4}
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -65,8 +67,8 @@ import os
 import time
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_hub import (is_repo_id, plan, read_marker, repo_dir, select_files,
-                                           snapshot_complete, snapshot_dir, write_marker, write_ref)
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_hub import (
+    is_repo_id, plan, read_marker, repo_dir, select_files, snapshot_complete, snapshot_dir, write_marker, write_ref)
 
 
 class HubError(Exception):

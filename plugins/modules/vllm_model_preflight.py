@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The model preflight: refuse a model the server would fail on, before the server sees it."""
 from __future__ import absolute_import, division, print_function
 
@@ -28,10 +30,10 @@ options:
     type: path
   vllm_label: {description: How to name the installed vLLM in messages., type: str, default: vLLM}
   backend: {description: C(cuda) or C(cpu); empty skips the size check., type: str, default: ""}
-  host: {description: The C(vllm_host) fact (GPUs, RAM)., type: dict, default: {}}
+  host: {description: "The C(vllm_host) fact (GPUs, RAM).", type: dict, default: {}}
   options: {description: The user's C(vllm_service_options)., type: dict, default: {}}
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -46,7 +48,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 ok: {description: Whether the model passed., returned: always, type: bool}
-errors: {description: One line per problem, with what to do., returned: always, type: list}
+errors: {description: "One line per problem, with what to do.", returned: always, type: list}
 warnings_list: {description: What passed with a caveat., returned: always, type: list}
 facts:
   description: architectures, model_type, weights_format, weight_files, weights_bytes, tensors, fit.
@@ -59,7 +61,7 @@ import json
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_model_check import check_model
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_model_check import check_model
 
 
 def read_archs(path):

@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Copy a model off a Windows drive (WSL) into the native-filesystem model store, verified."""
 from __future__ import absolute_import, division, print_function
 
@@ -51,7 +53,7 @@ options:
     description: A file rewritten every few seconds with one line of progress, then C(done ...) or C(failed ...).
     type: path
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -66,9 +68,9 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
-path: {description: The folder to serve (the copy when relocated, else O(src))., returned: always, type: str}
+path: {description: "The folder to serve (the copy when relocated, else O(src)).", returned: always, type: str}
 on_windows_drive: {description: Whether O(src) is on a Windows drive., returned: always, type: bool}
-mount: {description: The mount holding O(src) (source, mountpoint, fstype)., returned: always, type: dict}
+mount: {description: "The mount holding O(src) (source, mountpoint, fstype).", returned: always, type: dict}
 relocated: {description: Whether the model is (now) served from the store., returned: always, type: bool}
 needed: {description: Whether files must be copied (or the source removed)., returned: always, type: bool}
 copied_files: {description: Files copied in this run., returned: always, type: int}
@@ -85,8 +87,8 @@ import os
 import time
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_common import atomic_write
-from ansible.module_utils.vllm_relocate import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_common import atomic_write
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_relocate import (
     MANIFEST,
     RelocateError,
     default_name,

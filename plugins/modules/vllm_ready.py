@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """The readiness gate for a vLLM server."""
 from __future__ import absolute_import, division, print_function
 
@@ -22,7 +24,7 @@ options:
   timeout: {description: Seconds to wait for readiness., type: int, default: 600}
   interval: {description: Seconds between probes., type: float, default: 2.0}
   completion: {description: Also require one completion with tokens., type: bool, default: true}
-  api_key: {description: Bearer token when the server requires one., type: str, no_log: true}
+  api_key: {description: Bearer token when the server requires one., type: str}
   tls_ca:
     description:
       - Speak https and verify the server's certificate against this - PEM text or the path of
@@ -42,7 +44,7 @@ options:
   log_file: {description: Launcher log file., type: path, default: /var/log/vllm/vllm.log}
   log_lines: {description: How many log lines to return on failure., type: int, default: 60}
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -55,12 +57,12 @@ EXAMPLES = r"""
 
 RETURN = r"""
 ready: {description: Whether every step passed., returned: always, type: bool}
-stage: {description: The step reached (connect, process, tls, health, models, completion, ready)., returned: always, type: str}
+stage: {description: "The step reached (connect, process, tls, health, models, completion, ready).", returned: always, type: str}
 detail: {description: What happened at that step., returned: always, type: str}
 elapsed_s: {description: Seconds waited., returned: always, type: float}
 steps: {description: Passed steps with their times., returned: always, type: list}
 log_tail: {description: Last log lines of the last start attempt when not ready., returned: on failure, type: list}
-diagnosis: {description: The doctor's category, evidence, fix and confidence., returned: on failure, type: dict}
+diagnosis: {description: "The doctor's category, evidence, fix and confidence.", returned: on failure, type: dict}
 """
 
 import errno
@@ -68,10 +70,10 @@ import os
 import stat
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_doctor import diagnose
-from ansible.module_utils.vllm_doctor_live import gather
-from ansible.module_utils.vllm_launcher import last_attempt
-from ansible.module_utils.vllm_readiness import wait_ready
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_doctor import diagnose
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_doctor_live import gather
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_launcher import last_attempt
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_readiness import wait_ready
 
 DIAGNOSE_LINES = 3000
 

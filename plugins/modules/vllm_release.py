@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Releases of the vLLM stack side by side, and the one symlink that picks the running one."""
 from __future__ import absolute_import, division, print_function
 
@@ -34,9 +36,9 @@ options:
         of C(release_id) on the host whose Python starts, else the task fails saying why.
     type: str
   keep: {description: How many releases to keep (state=pruned)., type: int, default: 3}
-  protect: {description: Releases never pruned, besides the current one., type: list, elements: str, default: []}
+  protect: {description: "Releases never pruned, besides the current one.", type: list, elements: str, default: []}
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -67,7 +69,7 @@ removed: {description: Releases removed (state=pruned)., returned: pruned, type:
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_release import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_release import (
     ReleaseError, choose, list_releases, prune, probe_python, read_current, read_history, switch, to_prune)
 
 

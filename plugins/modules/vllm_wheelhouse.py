@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Download one lock file's wheels once into a wheelhouse, for one wheel target."""
 from __future__ import absolute_import, division, print_function
 
@@ -30,7 +32,7 @@ options:
   python: {description: The Python whose pip downloads., type: path, required: true}
   archive: {description: Also pack the job's files into one tar., type: bool, default: false}
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -39,7 +41,7 @@ EXAMPLES = r"""
     path: /srv/wheelhouse/3f2a...
     lock: "{{ lock_text }}"
     python: /usr/bin/python3
-    pip_args: [--no-deps, --only-binary=:all:, --implementation, cp, --python-version, "311",
+    pip_args: [--no-deps, "--only-binary=:all:", --implementation, cp, --python-version, "311",
                --abi, cp311, --platform, manylinux_2_36_x86_64]
     archive: true
 """
@@ -54,14 +56,14 @@ count: {description: How many files., returned: always, type: int}
 bytes: {description: Their total size., returned: always, type: int}
 archive: {description: The tar holding the job's files (archive=true)., returned: when archive, type: str}
 cmd: {description: The pip command (run or that would run)., returned: always, type: list}
-stdout: {description: pip's output, when it ran., returned: always, type: str}
+stdout: {description: "pip's output, when it ran.", returned: always, type: str}
 """
 
 import os
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_common import atomic_write
-from ansible.module_utils.vllm_wheelhouse import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_common import atomic_write
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_wheelhouse import (
     LOCK_NAME, WheelhouseError, archive_name, job_key, lock_sha256, manifest, pip_files,
     read_marker, write_archive, write_marker)
 

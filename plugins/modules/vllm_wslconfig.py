@@ -1,5 +1,7 @@
 #!/usr/bin/python
 # -*- coding: utf-8 -*-
+# Copyright: (c) 2026, vLLM provisioner maintainers
+# GNU General Public License v3.0+ (see https://www.gnu.org/licenses/gpl-3.0.txt)
 """Set keys in a WSL INI file (.wslconfig, /etc/wsl.conf), changing only the lines that must change."""
 from __future__ import absolute_import, division, print_function
 
@@ -48,11 +50,11 @@ options:
     type: str
     default: ""
   model_bytes: {description: Size of the model for the rule., type: int, default: 0}
-  overhead: {description: Runtime memory besides the model, for the rule., type: str, default: 4GB}
+  overhead: {description: "Runtime memory besides the model, for the rule.", type: str, default: 4GB}
   backup: {description: Keep a verified copy of the original before the first change., type: bool, default: true}
   create: {description: Create the file when it does not exist., type: bool, default: true}
 author:
-  - vLLM provisioner maintainers
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""
@@ -71,7 +73,7 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
-changes: {description: Keys changed or added, with old and new values., returned: always, type: list}
+changes: {description: "Keys changed or added, with old and new values.", returned: always, type: list}
 backup_file: {description: The backup written before the change., returned: changed, type: str}
 converted_from: {description: The file's encoding when it was UTF-16 and rewritten as UTF-8., returned: always, type: str}
 real_path: {description: The file edited (the link's target when O(path) is a link)., returned: always, type: str}
@@ -81,7 +83,7 @@ warnings_rule: {description: What the memory rule could not do., returned: alway
 
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.vllm_wslconfig import (
+from ansible_collections.vllm_ops.workstation.plugins.module_utils.vllm_wslconfig import (
     WslConfigError,
     decode,
     edit,

@@ -51,6 +51,10 @@ _PATH = re.compile(r"^[\w.-]+(?:/[\w.-]+)+/?$")
 _WRAPPER = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?$")
 _TICKS = re.compile(r"`([^`]+)`")
 _MODULE_UTILS = "plugins/module_utils"
+# the names module_utils is imported under: the collection's (modules, the filter under Ansible), the
+# plain package (scripts, the filter in plain Python), and Ansible's legacy one
+_UTILS_PACKAGES = ("ansible_collections.vllm_ops.workstation.plugins.module_utils", "module_utils",
+                   "ansible.module_utils")
 
 
 def section(text, heading=SECTION):
@@ -105,7 +109,7 @@ class CodeIndex(object):
     # -- building
     def _module_path(self, dotted):
         stem = dotted.rsplit(".", 1)[-1]
-        if dotted in (stem, "ansible.module_utils." + stem):
+        if dotted == stem or dotted in ["%s.%s" % (package, stem) for package in _UTILS_PACKAGES]:
             path = "%s/%s.py" % (_MODULE_UTILS, stem)
             if os.path.isfile(os.path.join(self.root, path)):
                 return path
@@ -122,13 +126,14 @@ class CodeIndex(object):
                     target = self._module_path(alias.name)
                     if target:
                         aliases[alias.asname or alias.name.rsplit(".", 1)[-1]] = target
-            elif isinstance(node, ast.ImportFrom) and node.module:
+            elif isinstance(node, ast.ImportFrom) and (node.module or node.level):
+                package = node.module or _UTILS_PACKAGES[0]  # ``from . import x`` in module_utils
                 for alias in node.names:
-                    as_module = self._module_path("%s.%s" % (node.module, alias.name))
-                    if node.module == "ansible.module_utils" and as_module:
+                    as_module = self._module_path("%s.%s" % (package, alias.name))
+                    if package in _UTILS_PACKAGES and as_module:
                         aliases[alias.asname or alias.name] = as_module
                         continue
-                    target = self._module_path(node.module)
+                    target = self._module_path(package)
                     if target:
                         imported[alias.asname or alias.name] = (target, alias.name)
         local = {}
@@ -177,6 +182,11 @@ class CodeIndex(object):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     target = self._module_path(alias.name)
+                    if target:
+                        aliases[alias.asname or alias.name] = target
+            elif isinstance(node, ast.ImportFrom) and node.module in _UTILS_PACKAGES:
+                for alias in node.names:
+                    target = self._module_path("%s.%s" % (node.module, alias.name))
                     if target:
                         aliases[alias.asname or alias.name] = target
         for node in ast.walk(tree):

@@ -14,9 +14,10 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-sys.path.insert(0, os.path.join(ROOT, "plugins", "module_utils"))
-import vllm_launcher  # noqa: E402
-import vllm_options  # noqa: E402
+# module_utils is a package (its files import each other relatively)
+sys.path.insert(0, os.path.join(ROOT, "plugins"))
+from module_utils import vllm_launcher  # noqa: E402
+from module_utils import vllm_options  # noqa: E402
 
 # what broke env-file parsers before, and text that only looks like syntax
 PIECES = ['"', "'", "\\", "\\\\", '\\"', "$", "${HOME}", "$(id)", "`id`", "#", ";", "=", " ", "  ",

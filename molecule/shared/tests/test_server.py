@@ -12,8 +12,9 @@ import sys
 import pytest
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-sys.path.insert(0, os.path.join(PROJECT, "plugins", "module_utils"))
-import vllm_flags  # noqa: E402
+# module_utils is a package (its files import each other relatively)
+sys.path.insert(0, os.path.join(PROJECT, "plugins"))
+from module_utils import vllm_flags  # noqa: E402
 
 SERVER = "vllm.entrypoints.openai.api_server"
 PORT = 8000

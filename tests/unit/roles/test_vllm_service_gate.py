@@ -22,7 +22,7 @@ def test_the_manager_setup_is_the_first_step_of_the_gated_block():
     includes = [t for t in gate["block"] if "ansible.builtin.include_tasks" in t]
     assert includes and gate["block"][0] is includes[0]
     assert includes[0]["ansible.builtin.include_tasks"] == "{{ __vllm_service_manager }}.yml"
-    assert any("vllm_ready" in t for t in gate["block"])
+    assert any("vllm_ops.workstation.vllm_ready" in t for t in gate["block"])
     assert any(t.get("ansible.builtin.include_tasks") == "rollback.yml" for t in gate["rescue"])
     # nowhere else: a setup outside the block would restart outside the rescue
     outside = [t for t in main if t is not gate and "__vllm_service_manager" in

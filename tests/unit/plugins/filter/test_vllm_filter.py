@@ -65,6 +65,7 @@ def test_options_file_filter_renders_the_service_template_safely():
     template = os.path.join(ROOT, "roles", "vllm_service", "templates", "vllm.yaml.j2")
     env = jinja2.Environment(trim_blocks=True)
     env.filters.update(FILTERS)
+    env.filters.update(("vllm_ops.workstation." + name, f) for name, f in FILTERS.items())  # the role's names
     env.filters["comment"] = lambda text: "#\n# %s\n#" % text
     with open(template) as handle:
         source = handle.read()
