@@ -2248,6 +2248,11 @@ def _first_group(match):
     return next((group for group in match.groups() if group), None)
 
 
+def _two_groups(match, defaults):
+    """Groups 1 and 2 of a rule's match, or the two defaults when the rule matched nothing."""
+    return (match.group(1), match.group(2)) if match else defaults
+
+
 def _fix_checkpoint_cause(finding, text, where):
     """Checkpoints whose tensors do not fit the model class vLLM builds from config.json."""
     match = finding.match
@@ -2486,7 +2491,7 @@ def _fix_generic_cause(finding, facts, text):
                 "to a release written for this vLLM. Disabling the tool's version check only hides the mismatch."
                 % (" (vLLM %s)" % installed if installed else "", what))
     if finding.rule == "wrapper_dependency_version_mismatch":
-        top, rest = (match.group(1), match.group(2)) if match else ("a package", "?")
+        top, rest = _two_groups(match, ("a package", "?"))
         return ("Code around vLLM (a wrapper, connector or plugin) imports %s.%s, which the installed %s does not "
                 "have: Python names the first missing part, so %s is installed but is another release than the "
                 "one that code was written for. Install the %s release the wrapper's requirements name (or the "
@@ -2523,12 +2528,12 @@ def _fix_generic_cause(finding, facts, text):
                 "kv_cache_dtype from vllm_service_options (auto), use a checkpoint saved with per-tensor k/v "
                 "scales (vllm_model_source), or move vllm_install_version to a newer release.")
     if finding.rule == "vllm_release_bug":
-        layer, attr = (match.group(1), match.group(2)) if match else ("a vLLM layer", "?")
-        return ("vLLM failed inside its own layer code (%s has no '%s') while it processed the checkpoint's weights: "
+        names = dict(zip(("layer", "attr"), _two_groups(match, ("a vLLM layer", "?"))))
+        return ("vLLM failed inside its own layer code (%(layer)s has no '%(attr)s') while it processed the checkpoint's weights: "
                 "this release's code paths disagree for this model or quantization, a bug of the release (e.g. "
                 "0.8.3's input_scale, fixed in 0.8.5). Move vllm_install_version to a newer patch release; "
                 "meanwhile a checkpoint without that quantization (vllm_model_source) or another quantization "
-                "option may load." % (layer, attr))
+                "option may load." % names)
     return None
 
 
