@@ -653,6 +653,11 @@ err_802 cuda_driver_mismatch SPECIFIC
 # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
 no_gpu_visible cuda_driver_mismatch SPECIFIC
     Failed to infer device type
+# vllm/platforms/__init__.py: no platform plugin found a device, logged at INFO before the first error
+# (on an INFO line a rule counts 30 less: any error of its own that follows still comes first)
+    No platform detected, vLLM is running on UnspecifiedPlatform
+# torch.device("") of that unspecified platform's empty device type, where the engine is created
+    Device string must not be empty
 # vllm/config (_check_valid_dtype / platforms/cuda.py): bfloat16 needs compute capability 8.0
 # the same message's second half, where only the tail was pasted or kept
 dtype_unsupported_on_gpu cuda_driver_mismatch CERTAIN
@@ -1180,6 +1185,11 @@ wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
     (?:OpenAIServing\w*|ServingScores|ServingClassification|ServingEmbedding|OpenAIServingModels)\.__init__\(\) got an unexpected keyword argument '(\w+)'
     (?:Async)?EngineArgs\.__init__\(\) got an unexpected keyword argument '(\w+)'
     (?:LLM|LLMEngine|AsyncLLMEngine|AsyncLLM|SamplingParams)\.(?:__init__|from_engine_args|generate|chat)\(\) got an unexpected keyword argument '(\w+)'
+# vllm/entrypoints/openai/api_server.py's functions that serving wrappers (Triton's vLLM backend,
+# KServe, Ray Serve) call to build the engine client and the app state; and the same classes called
+# without an argument the installed release requires
+    \b(?:build_async_engine_client(?:_from_engine_args)?|init_app_state|build_app|run_server(?:_worker)?)\(\) got an unexpected keyword argument '(\w+)'
+    (?:OpenAIServing\w*|Serving(?:Scores|Classification|Embedding|Pooling|Tokenization)|(?:Async)?EngineArgs|LLM|AsyncLLM|build_async_engine_client(?:_from_engine_args)?|init_app_state)(?:\.__init__)?\(\) missing \d+ required (?:keyword-only |positional )?arguments?: '(\w+)'
     \bvllm ?(?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)* is required for a normal functioning of this module
     Failed to import (?:the )?(?:python )?'?vllm'? (?:module|package)
     (?:Unsupported|Incompatible) vLLM version\b
@@ -1230,6 +1240,17 @@ reinit_in_forked_subprocess engine_core_generic SPECIFIC
 # is no package) before the installed package
 script_shadows_vllm_package engine_core_generic CERTAIN
     No module named '(vllm(?:\.\w+)+)'; 'vllm' is not a package
+# names vllm/__init__.py has exported in every release for years: when Python cannot import one of them
+# from 'vllm', the vllm it found is not the installed package (a source checkout or a vllm/ folder in
+# the working directory, read as a namespace package: "(unknown location)"; a vllm.py importing itself:
+# "partially initialized module")
+    can(?:not|n?'t) import name '(LLM|SamplingParams|PoolingParams|EngineArgs|AsyncEngineArgs|LLMEngine|AsyncLLMEngine)' from (?:partially initialized module )?'vllm'(?![^\n]*-packages[/\\]vllm[/\\]__init__\.py)
+    can(?:not|n?'t) import name '\w+' from 'vllm' \(unknown location\)
+# vLLM's own import guards for an optional dependency: older than this vLLM release needs, or missing
+# (vllm/model_executor/layers/quantization/bitsandbytes.py, bitblas.py and the like)
+dependency_too_old engine_core_generic SPECIFIC
+    \b([\w.-]+) version is wrong\. Please install \1 ?(>=[\d.]+)
+    Please install ([\w.-]+) ?(>=[\d.]+) via [`'"]?pip install
 # Ray is imported (distributed_executor_backend ray, a multi-node setup, a plugin or wrapper that
 # imports it) but is not installed in the environment vLLM runs in
 ray_not_installed engine_core_generic SPECIFIC
@@ -1261,6 +1282,7 @@ port_out_of_range port_in_use SPECIFIC
 # or a driver whose Ray is another version than the cluster's
 ray_task_no_gpu_reserved tensor_parallel_config SPECIFIC
     Current node has no GPU available
+    Ray does not allocate any GPUs on the driver node
 placement_group_too_small tensor_parallel_config SPECIFIC
     placement group bundle index \d+ is invalid
 ray_version_mismatch tensor_parallel_config SPECIFIC
@@ -1386,6 +1408,7 @@ class Finding(object):
 
 # INFO/DEBUG lines are most of a long log; only these words make one worth matching.
 _INFO_WORTH_RE = re.compile(r"kv cache memory: -|gpu blocks: 0|kv cache size: 0|/mnt/[a-z]/|wsl|multi-?modal|"
+                            r"unspecifiedplatform|"
                             r"error|fail|kill|oom|timed out|exceed|\bin (?:launch_core|wait_for|make_async|build_async|"
                             r"run_engine|from_vllm|_init_engine|from_engine)", re.I)
 
@@ -2467,6 +2490,9 @@ def _fix_generic_cause(finding, facts, text):
         if re.search(r"unexpected keyword argument", text):
             what = " It passes the engine argument '%s', which the installed vLLM does not have (removed or renamed " \
                    "since, or not added yet)." % (_first_group(match) or "?")
+        elif re.search(r"missing \d+ required", text):
+            what = " It calls vLLM without the argument '%s', which the installed vLLM requires (added since the " \
+                   "release the tool was written for)." % (_first_group(match) or "?")
         elif re.search(r"Can't pickle local object", text):
             what = (" It hands vLLM an object defined inside its function %s, which this vLLM must pickle to its "
                     "engine process (the V1 engine runs in a process of its own); vllm_service_env "
@@ -2694,6 +2720,13 @@ port_in_use internal_port_race
     took it first (several vLLM instances or trainers starting at once on one host, or a server that did
     not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
     them one after another, and stop leftovers (`ss -ltnp`).
+engine_core_generic dependency_too_old
+    A package vLLM uses for this model or option (bitsandbytes for bitsandbytes quantization, and the
+    like) is older than the installed vLLM requires, or missing: vLLM's own import check names the
+    minimum. Install that release into the service venv (the version vLLM names, or the one its
+    requirements pin for vllm_install_version); in a container or serving platform, use the image whose
+    packages were built for this vLLM release, or pin vllm_install_version to a release that accepts
+    the installed package.
 engine_core_generic script_shadows_vllm_package
     Python imported a file or folder named vllm (a script called vllm.py, or a vllm/ folder that is no
     package) in place of the installed vLLM: it comes first on the path (the script's own directory,
