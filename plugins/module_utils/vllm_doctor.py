@@ -686,6 +686,11 @@ attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
     assert is_fa_version_supported\(
     FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)
     Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)
+# flash_attn's own check, vLLM's FlashInfer backend (sm75 and newer), and XFormers asked for a model that
+# needs logits soft capping (Gemma 2) on a GPU too old for the backends that have it
+    FlashAttention only supports Ampere GPUs or newer
+    FlashInfer requires GPUs with sm\d+ or higher
+    XFormers does not support attention logits soft capping
 # nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode
 container_runtime_mode cuda_driver_mismatch CERTAIN
     invoking the NVIDIA Container Runtime Hook directly
@@ -701,6 +706,7 @@ container_req cuda_driver_mismatch CERTAIN
     nvidia-container-cli: requirement error: unsatisfied condition: cuda>=([\d.]+)
 no_kernel_image cuda_driver_mismatch SPECIFIC
     no kernel image is available for execution on the device
+    device kernel image is invalid
 # ptxas (Triton's JIT, nvcc) of a CUDA toolkit older than the GPU's architecture
     Value '(sm_\d+a?)' is not defined for option 'gpu-name'
     sm_\d+ is not compatible with the current PyTorch installation
@@ -708,6 +714,7 @@ cudart_missing cuda_driver_mismatch SPECIFIC
     libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
     libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file
     libnvrtc\.so\.(\d+)[\d.]*: cannot open
+    libcudnn\w*\.so\.(\d+)[\d.]*: cannot open shared object file
 # torchvision registers its compiled operators for the torch it was built against (torchvision/
 # extension.py, _meta_registrations.py): beside another torch (vLLM pins its own; a later pip install of
 # torch or torchvision breaks the pair) the operators are missing at import
@@ -1174,6 +1181,9 @@ ready_timeout engine_core_generic 35 wrapper
 unrecognized_argument engine_core_generic CERTAIN
     error: unrecognized arguments?: (.+)$
     error: argument [\w/-]+: invalid choice: (.+)$
+    error: argument [\w/-]+: invalid \w+ value: (.+)$
+# vllm/entrypoints/openai (validate_parsed_serve_args): automatic tool choice needs a tool call parser
+    (--enable-auto-tool-choice) requires --tool-call-parser
     error: ambiguous option: (\S+)
     invalid (?:tool call|reasoning) parser: ([\w.-]+)
 # a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
@@ -2458,6 +2468,16 @@ def _fix_generic(finding, facts, live, lines):
     extra = ""
     if finding.rule == "unrecognized_argument":
         bad = next((g for g in finding.match.groups() if g), text).strip()
+        if re.search(r"enable-auto-tool-choice requires", text):
+            return ("enable_auto_tool_choice is set in vllm_service_options without tool_call_parser: vLLM needs "
+                    "the parser that reads the model's tool calls. Add tool_call_parser (hermes, llama3_json, "
+                    "mistral, qwen3_coder and so on: the model card names it) to vllm_service_options, or drop "
+                    "enable_auto_tool_choice.")
+        if re.search(r"invalid \w+ value:", text):
+            return ("vLLM's command line rejected the value %s: the option takes another type (a whole number for "
+                    "max_model_len, \"32768\" not \"32k\" on releases before the k/m suffixes). Fix the value in "
+                    "vllm_service_options (`vllm serve --help=all` of vllm_install_version gives each option's "
+                    "type)." % bad)
         if re.search(r"invalid (?:tool call|reasoning) parser", text):
             return ("The installed vLLM has no parser named %s (tool_call_parser or reasoning_parser in "
                     "vllm_service_options): the error lists the ones it has. Pick one of those, or a "
@@ -2563,8 +2583,9 @@ def _fix_generic_cause(finding, facts, text):
 # fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
 _FIXED_TABLE = r"""
 cuda_driver_mismatch attention_backend_unsupported
-    The FlashAttention backend vLLM picked does not run on this GPU (FlashAttention needs compute
-    capability 8.0, Ampere or newer; V100/T4 are older). Choose another backend in vllm_service_env:
+    The attention backend vLLM picked does not run on this GPU (FlashAttention needs compute
+    capability 8.0, Ampere or newer, FlashInfer 7.5; V100/T4 are older), or XFormers was picked for a
+    model that needs logits soft capping (Gemma 2), which it lacks. Choose another backend in vllm_service_env:
     {VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases), or, on old
     releases, {VLLM_USE_V1: "0"}; a vllm_install_version that selects a backend for this GPU also fixes
     it.

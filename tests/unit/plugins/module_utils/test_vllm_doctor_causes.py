@@ -229,6 +229,23 @@ CASES = [
      ["vllm.py"]),
     ("vllm_namespace_dir", "ImportError: cannot import name 'SamplingParams' from 'vllm' (unknown location)\n",
      "engine_core_generic", "script_shadows_vllm_package", ["another directory"]),
+    # common start-up errors at raise sites the corpus had not met (synthetic wordings): attention backends
+    # a GPU or a model cannot use, a kernel image for another architecture, cuDNN of another CUDA major, a
+    # command-line value of the wrong type, automatic tool choice without its parser
+    ("fa_ampere_only", "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n" + WRAPPER,
+     "cuda_driver_mismatch", "attention_backend_unsupported", ["VLLM_ATTENTION_BACKEND"]),
+    ("flashinfer_sm75", "RuntimeError: FlashInfer requires GPUs with sm75 or higher\n", "cuda_driver_mismatch",
+     "attention_backend_unsupported", ["FlashInfer"]),
+    ("xformers_softcap", "ValueError: XFormers does not support attention logits soft capping.\n",
+     "cuda_driver_mismatch", "attention_backend_unsupported", ["soft capping"]),
+    ("kernel_image_invalid", "RuntimeError: Triton Error [CUDA]: device kernel image is invalid\n",
+     "cuda_driver_mismatch", "no_kernel_image", ["vllm_install_cuda_variant"]),
+    ("cudnn_missing", "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
+     "cuda_driver_mismatch", "cudart_missing", ["vllm_install_cuda_variant"]),
+    ("invalid_int_value", "vllm serve: error: argument --max-model-len: invalid int value: '32k'\n",
+     "engine_core_generic", "unrecognized_argument", ["'32k'", "vllm_service_options"]),
+    ("tool_choice_no_parser", "TypeError: Error: --enable-auto-tool-choice requires --tool-call-parser\n",
+     "engine_core_generic", "unrecognized_argument", ["tool_call_parser", "enable_auto_tool_choice"]),
     # vllm-project/vllm#15329 (Triton's driver build in the V1 EngineCore), apple/ml-cross-entropy#5
     ("compiler", "ERROR 03-22 09:50:04 [core.py:340]   File \"/opt/conda/lib/python3.10/site-packages/triton/runtime/"
      "build.py\", line 32, in _build\nERROR 03-22 09:50:04 [core.py:340]     raise RuntimeError(\"Failed to find C "
