@@ -653,6 +653,11 @@ err_802 cuda_driver_mismatch SPECIFIC
 # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
 no_gpu_visible cuda_driver_mismatch SPECIFIC
     Failed to infer device type
+# vllm/platforms/__init__.py: no platform plugin found a device, logged at INFO before the first error
+# (on an INFO line a rule counts 30 less: any error of its own that follows still comes first)
+    No platform detected, vLLM is running on UnspecifiedPlatform
+# torch.device("") of that unspecified platform's empty device type, where the engine is created
+    Device string must not be empty
 # vllm/config (_check_valid_dtype / platforms/cuda.py): bfloat16 needs compute capability 8.0
 # the same message's second half, where only the tail was pasted or kept
 dtype_unsupported_on_gpu cuda_driver_mismatch CERTAIN
@@ -681,6 +686,11 @@ attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
     (?:assert) is_fa_version_supported\(
     FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)
     Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)
+# flash_attn's own check, vLLM's FlashInfer backend (sm75 and newer), and XFormers asked for a model that
+# needs logits soft capping (Gemma 2) on a GPU too old for the backends that have it
+    FlashAttention only supports Ampere GPUs or newer
+    FlashInfer requires GPUs with sm\d+ or higher
+    XFormers does not support attention logits soft capping
 # nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode
 container_runtime_mode cuda_driver_mismatch CERTAIN
     invoking the NVIDIA Container Runtime Hook directly
@@ -696,6 +706,7 @@ container_req cuda_driver_mismatch CERTAIN
     nvidia-container-cli: requirement error: unsatisfied condition: cuda>=([\d.]+)
 no_kernel_image cuda_driver_mismatch SPECIFIC
     no kernel image is available for execution on the device
+    device kernel image is invalid
 # ptxas (Triton's JIT, nvcc) of a CUDA toolkit older than the GPU's architecture
     Value '(sm_\d+a?)' is not defined for option 'gpu-name'
     sm_\d+ is not compatible with the current PyTorch installation
@@ -703,6 +714,7 @@ cudart_missing cuda_driver_mismatch SPECIFIC
     libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
     libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file
     libnvrtc\.so\.(\d+)[\d.]*: cannot open
+    libcudnn\w*\.so\.(\d+)[\d.]*: cannot open shared object file
 # torchvision registers its compiled operators for the torch it was built against (torchvision/
 # extension.py, _meta_registrations.py): beside another torch (vLLM pins its own; a later pip install of
 # torch or torchvision breaks the pair) the operators are missing at import
@@ -1169,6 +1181,9 @@ ready_timeout engine_core_generic 35 wrapper
 unrecognized_argument engine_core_generic CERTAIN
     error: unrecognized arguments?: (.+)$
     error: argument [\w/-]+: invalid choice: (.+)$
+    error: argument [\w/-]+: invalid \w+ value: (.+)$
+# vllm/entrypoints/openai (validate_parsed_serve_args): automatic tool choice needs a tool call parser
+    (--enable-auto-tool-choice) requires --tool-call-parser
     error: ambiguous option: (\S+)
     invalid (?:tool call|reasoning) parser: ([\w.-]+)
 # a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
@@ -1180,6 +1195,11 @@ wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
     (?:OpenAIServing\w*|ServingScores|ServingClassification|ServingEmbedding|OpenAIServingModels)\.__init__\(\) got an unexpected keyword argument '(\w+)'
     (?:Async)?EngineArgs\.__init__\(\) got an unexpected keyword argument '(\w+)'
     (?:LLM|LLMEngine|AsyncLLMEngine|AsyncLLM|SamplingParams)\.(?:__init__|from_engine_args|generate|chat)\(\) got an unexpected keyword argument '(\w+)'
+# vllm/entrypoints/openai/api_server.py's functions that serving wrappers (Triton's vLLM backend,
+# KServe, Ray Serve) call to build the engine client and the app state; and the same classes called
+# without an argument the installed release requires
+    \b(?:build_async_engine_client(?:_from_engine_args)?|init_app_state|build_app|run_server(?:_worker)?)\(\) got an unexpected keyword argument '(\w+)'
+    (?:OpenAIServing\w*|Serving(?:Scores|Classification|Embedding|Pooling|Tokenization)|(?:Async)?EngineArgs|LLM|AsyncLLM|build_async_engine_client(?:_from_engine_args)?|init_app_state)(?:\.__init__)?\(\) missing \d+ required (?:keyword-only |positional )?arguments?: '(\w+)'
     \bvllm ?(?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)* is required for a normal functioning of this module
     Failed to import (?:the )?(?:python )?'?vllm'? (?:module|package)
     (?:Unsupported|Incompatible) vLLM version\b
@@ -1230,6 +1250,17 @@ reinit_in_forked_subprocess engine_core_generic SPECIFIC
 # is no package) before the installed package
 script_shadows_vllm_package engine_core_generic CERTAIN
     No module named '(vllm(?:\.\w+)+)'; 'vllm' is not a package
+# names vllm/__init__.py has exported in every release for years: when Python cannot import one of them
+# from 'vllm', the vllm it found is not the installed package (a source checkout or a vllm/ folder in
+# the working directory, read as a namespace package: "(unknown location)"; a vllm.py importing itself:
+# "partially initialized module")
+    can(?:not|n?'t) import name '(LLM|SamplingParams|PoolingParams|EngineArgs|AsyncEngineArgs|LLMEngine|AsyncLLMEngine)' from (?:partially initialized module )?'vllm'(?![^\n]*-packages[/\\]vllm[/\\]__init__\.py)
+    can(?:not|n?'t) import name '\w+' from 'vllm' \(unknown location\)
+# vLLM's own import guards for an optional dependency: older than this vLLM release needs, or missing
+# (vllm/model_executor/layers/quantization/bitsandbytes.py, bitblas.py and the like)
+dependency_too_old engine_core_generic SPECIFIC
+    \b([\w.-]+) version is wrong\. Please install \1 ?(>=[\d.]+)
+    Please install ([\w.-]+) ?(>=[\d.]+) via [`'"]?pip install
 # Ray is imported (distributed_executor_backend ray, a multi-node setup, a plugin or wrapper that
 # imports it) but is not installed in the environment vLLM runs in
 ray_not_installed engine_core_generic SPECIFIC
@@ -1261,6 +1292,7 @@ port_out_of_range port_in_use SPECIFIC
 # or a driver whose Ray is another version than the cluster's
 ray_task_no_gpu_reserved tensor_parallel_config SPECIFIC
     Current node has no GPU available
+    Ray does not allocate any GPUs on the driver node
 placement_group_too_small tensor_parallel_config SPECIFIC
     placement group bundle index \d+ is invalid
 ray_version_mismatch tensor_parallel_config SPECIFIC
@@ -1386,6 +1418,7 @@ class Finding(object):
 
 # INFO/DEBUG lines are most of a long log; only these words make one worth matching.
 _INFO_WORTH_RE = re.compile(r"kv cache memory: -|gpu blocks: 0|kv cache size: 0|/mnt/[a-z]/|wsl|multi-?modal|"
+                            r"unspecifiedplatform|"
                             r"error|fail|kill|oom|timed out|exceed|\bin (?:launch_core|wait_for|make_async|build_async|"
                             r"run_engine|from_vllm|_init_engine|from_engine)", re.I)
 
@@ -2440,6 +2473,16 @@ def _fix_generic(finding, facts, live, lines):
     extra = ""
     if finding.rule == "unrecognized_argument":
         bad = next((g for g in finding.match.groups() if g), text).strip()
+        if re.search(r"enable-auto-tool-choice requires", text):
+            return ("enable_auto_tool_choice is set in vllm_service_options without tool_call_parser: vLLM needs "
+                    "the parser that reads the model's tool calls. Add tool_call_parser (hermes, llama3_json, "
+                    "mistral, qwen3_coder and so on: the model card names it) to vllm_service_options, or drop "
+                    "enable_auto_tool_choice.")
+        if re.search(r"invalid \w+ value:", text):
+            return ("vLLM's command line rejected the value %s: the option takes another type (a whole number for "
+                    "max_model_len, \"32768\" not \"32k\" on releases before the k/m suffixes). Fix the value in "
+                    "vllm_service_options (`vllm serve --help=all` of vllm_install_version gives each option's "
+                    "type)." % bad)
         if re.search(r"invalid (?:tool call|reasoning) parser", text):
             return ("The installed vLLM has no parser named %s (tool_call_parser or reasoning_parser in "
                     "vllm_service_options): the error lists the ones it has. Pick one of those, or a "
@@ -2472,6 +2515,9 @@ def _fix_generic_cause(finding, facts, text):
         if re.search(r"unexpected keyword argument", text):
             what = " It passes the engine argument '%s', which the installed vLLM does not have (removed or renamed " \
                    "since, or not added yet)." % (_first_group(match) or "?")
+        elif re.search(r"missing \d+ required", text):
+            what = " It calls vLLM without the argument '%s', which the installed vLLM requires (added since the " \
+                   "release the tool was written for)." % (_first_group(match) or "?")
         elif re.search(r"Can't pickle local object", text):
             what = (" It hands vLLM an object defined inside its function %s, which this vLLM must pickle to its "
                     "engine process (the V1 engine runs in a process of its own); vllm_service_env "
@@ -2542,8 +2588,9 @@ def _fix_generic_cause(finding, facts, text):
 # fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
 _FIXED_TABLE = r"""
 cuda_driver_mismatch attention_backend_unsupported
-    The FlashAttention backend vLLM picked does not run on this GPU (FlashAttention needs compute
-    capability 8.0, Ampere or newer; V100/T4 are older). Choose another backend in vllm_service_env:
+    The attention backend vLLM picked does not run on this GPU (FlashAttention needs compute
+    capability 8.0, Ampere or newer, FlashInfer 7.5; V100/T4 are older), or XFormers was picked for a
+    model that needs logits soft capping (Gemma 2), which it lacks. Choose another backend in vllm_service_env:
     {VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases), or, on old
     releases, {VLLM_USE_V1: "0"}; a vllm_install_version that selects a backend for this GPU also fixes
     it.
@@ -2699,6 +2746,13 @@ port_in_use internal_port_race
     took it first (several vLLM instances or trainers starting at once on one host, or a server that did
     not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
     them one after another, and stop leftovers (`ss -ltnp`).
+engine_core_generic dependency_too_old
+    A package vLLM uses for this model or option (bitsandbytes for bitsandbytes quantization, and the
+    like) is older than the installed vLLM requires, or missing: vLLM's own import check names the
+    minimum. Install that release into the service venv (the version vLLM names, or the one its
+    requirements pin for vllm_install_version); in a container or serving platform, use the image whose
+    packages were built for this vLLM release, or pin vllm_install_version to a release that accepts
+    the installed package.
 engine_core_generic script_shadows_vllm_package
     Python imported a file or folder named vllm (a script called vllm.py, or a vllm/ folder that is no
     package) in place of the installed vLLM: it comes first on the path (the script's own directory,

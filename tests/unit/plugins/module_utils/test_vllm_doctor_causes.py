@@ -202,6 +202,50 @@ CASES = [
     ("nccl_remote", "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, remote process "
      "exited or there was a network error, NCCL version 2.21.5\n", "tensor_parallel_config", "nccl_network",
      ["NCCL_SOCKET_IFNAME"]),
+    # raise sites behind the misses of held-out set X (other wordings, not the corpus lines): vLLM's Ray
+    # executor without a GPU on the driver's node, no platform detected (and torch.device("") after it),
+    # serving wrappers calling vLLM's entry functions with another release's signature, vLLM's import
+    # guards for its optional dependencies, a vllm that is not the installed package
+    ("ray_driver_no_gpu", "ValueError: Ray does not allocate any GPUs on the driver node.Driver IP: 10.0.0.5, worker "
+     "IPs: ['10.0.0.6', '10.0.0.6'].Consider adjusting the Ray placement group or running the driver on a GPU "
+     "node.\n", "tensor_parallel_config", "ray_task_no_gpu_reserved", ["placement group"]),
+    ("no_platform", "INFO 05-28 14:02:21 [__init__.py:247] No platform detected, vLLM is running on "
+     "UnspecifiedPlatform\nTraceback (most recent call last):\n  File \"/usr/local/bin/vllm\", line 8, in "
+     "<module>\n", "cuda_driver_mismatch", "no_gpu_visible", ["--gpus all", "nvidia-smi"]),
+    ("device_string_empty", "  File \"/opt/venv/lib/python3.12/site-packages/vllm/config.py\", line 1801, in "
+     "__init__\n    self.device = torch.device(self.device_type)\nRuntimeError: Device string must not be empty\n",
+     "cuda_driver_mismatch", "no_gpu_visible", ["CUDA_VISIBLE_DEVICES"]),
+    ("init_app_state_kwarg", "TypeError: init_app_state() got an unexpected keyword argument 'vllm_config'\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch", ["'vllm_config'", "vllm_install_version"]),
+    ("serving_missing_arg", "TypeError: OpenAIServingCompletion.__init__() missing 1 required keyword-only "
+     "argument: 'openai_serving_render'\n", "engine_core_generic", "wrapper_vllm_version_mismatch",
+     ["'openai_serving_render'", "requires"]),
+    ("bitblas_old", "ImportError: bitblas version is wrong. Please install bitblas>=0.1.0\n", "engine_core_generic",
+     "dependency_too_old", ["service venv", "vllm_install_version"]),
+    ("bnb_guard", "ImportError: Please install bitsandbytes>=0.45.3 via `pip install bitsandbytes>=0.45.3` to use "
+     "bitsandbytes quantizer.\n" + WRAPPER, "engine_core_generic", "dependency_too_old", ["service venv"]),
+    ("vllm_py_circular", "ImportError: cannot import name 'LLM' from partially initialized module 'vllm' (most likely "
+     "due to a circular import) (/home/ana/vllm.py)\n", "engine_core_generic", "script_shadows_vllm_package",
+     ["vllm.py"]),
+    ("vllm_namespace_dir", "ImportError: cannot import name 'SamplingParams' from 'vllm' (unknown location)\n",
+     "engine_core_generic", "script_shadows_vllm_package", ["another directory"]),
+    # common start-up errors at raise sites the corpus had not met (synthetic wordings): attention backends
+    # a GPU or a model cannot use, a kernel image for another architecture, cuDNN of another CUDA major, a
+    # command-line value of the wrong type, automatic tool choice without its parser
+    ("fa_ampere_only", "RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n" + WRAPPER,
+     "cuda_driver_mismatch", "attention_backend_unsupported", ["VLLM_ATTENTION_BACKEND"]),
+    ("flashinfer_sm75", "RuntimeError: FlashInfer requires GPUs with sm75 or higher\n", "cuda_driver_mismatch",
+     "attention_backend_unsupported", ["FlashInfer"]),
+    ("xformers_softcap", "ValueError: XFormers does not support attention logits soft capping.\n",
+     "cuda_driver_mismatch", "attention_backend_unsupported", ["soft capping"]),
+    ("kernel_image_invalid", "RuntimeError: Triton Error [CUDA]: device kernel image is invalid\n",
+     "cuda_driver_mismatch", "no_kernel_image", ["vllm_install_cuda_variant"]),
+    ("cudnn_missing", "ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n",
+     "cuda_driver_mismatch", "cudart_missing", ["vllm_install_cuda_variant"]),
+    ("invalid_int_value", "vllm serve: error: argument --max-model-len: invalid int value: '32k'\n",
+     "engine_core_generic", "unrecognized_argument", ["'32k'", "vllm_service_options"]),
+    ("tool_choice_no_parser", "TypeError: Error: --enable-auto-tool-choice requires --tool-call-parser\n",
+     "engine_core_generic", "unrecognized_argument", ["tool_call_parser", "enable_auto_tool_choice"]),
     # vllm-project/vllm#15329 (Triton's driver build in the V1 EngineCore), apple/ml-cross-entropy#5
     ("compiler", "ERROR 03-22 09:50:04 [core.py:340]   File \"/opt/conda/lib/python3.10/site-packages/triton/runtime/"
      "build.py\", line 32, in _build\nERROR 03-22 09:50:04 [core.py:340]     raise RuntimeError(\"Failed to find C "
@@ -311,3 +355,18 @@ def test_a_traceback_cut_while_the_processor_loads_is_about_model_files():
     got = D.diagnose(log)
     assert (got["category"], got["cause"]) == ("model_files", "processor_load_frame_cut"), got
     assert "preprocessor_config.json" in got["fix"]
+
+
+def test_no_platform_line_yields_to_an_error_of_its_own():
+    # the INFO line only says no device was found; an error of its own later in the log comes first
+    log = ("INFO 05-28 14:02:21 [__init__.py:247] No platform detected, vLLM is running on UnspecifiedPlatform\n"
+           "ERROR 05-28 14:02:30 [core.py:400] ValueError: Bfloat16 is only supported on GPUs with compute capability "
+           "of at least 8.0. Your Tesla T4 GPU has compute capability 7.5.\n")
+    assert D.diagnose(log).get("cause") == "dtype_unsupported_on_gpu"
+
+
+def test_the_installed_vllm_lacking_a_name_is_no_shadowing_package():
+    # the path Python names is the installed package: not a folder or a script in its way
+    log = ("ImportError: cannot import name 'LLM' from 'vllm' "
+           "(/opt/venv/lib/python3.12/site-packages/vllm/__init__.py)\n")
+    assert D.diagnose(log).get("cause") != "script_shadows_vllm_package"
