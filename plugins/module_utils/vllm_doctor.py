@@ -841,7 +841,7 @@ architecture_unsupported model_files LIKELY
 # vllm/config.py _get_and_verify_max_len and rotary_embedding.get_rope: a rope_scaling this release
 # does not know (a model newer than the release: llama3, yarn, longrope or dynamic fields it predates)
 vllm_too_old_for_model model_files SPECIFIC
-    assert ["']factor["'] in rope_scaling
+    (?:assert) ["']factor["'] in rope_scaling
     Unknown RoPE scaling type ['"]?(\w+)
 # transformers' own check before rope_type existed (Llama 3.1's llama3 rope on an older stack)
     `?rope_scaling`? must be a dictionary with (?:two|with two) fields
