@@ -32,7 +32,7 @@ How a diagnosis is made
    ``torchvision_torch_mismatch``, ``system_lib_too_old``, ``native_windows_unsupported``,
    ``vllm_too_old_for_model``, ``pp_unsupported``, ``reinit_in_forked_subprocess``, ``ray_not_installed``,
    ``dependency_too_old``, ``dependency_version_mismatch``, ``v1_engine_unsupported``,
-   ``triton_libcuda_not_found`` and more: each rule's comment in _RULE_TABLE names the raise site it
+   ``attention_backend_unknown``, ``triton_libcuda_not_found`` and more: each rule's comment in _RULE_TABLE names the raise site it
    was written from).
    Some causes need the traceback around the exception line (``_caller_findings``): who passed vLLM
    an argument or imported a vllm module it lacks (a wrapper written for another release:
@@ -1328,6 +1328,12 @@ placement_group_too_small tensor_parallel_config SPECIFIC
     placement group bundle index \d+ is invalid
 ray_version_mismatch tensor_parallel_config SPECIFIC
     Version mismatch: The cluster was started with
+# vllm/attention/selector.py and vllm/platforms/cuda.py: VLLM_ATTENTION_BACKEND (or --attention-backend)
+# names a backend this release does not have (XFORMERS and the *_VLLM_V1 names went with the V0
+# engine), or one this platform does not offer (TORCH_SDPA on CUDA)
+attention_backend_unknown engine_core_generic SPECIFIC
+    Invalid attention backend: '?([\w-]+)'?\. Valid backends are
+    Invalid attention backend for ([\w.-]+)
 # vllm/config (SpeculativeConfig): a draft model without num_speculative_tokens nor n_predict
 speculative_num_tokens_missing engine_core_generic SPECIFIC
     num_speculative_tokens must be provided
@@ -2850,6 +2856,12 @@ port_in_use internal_port_race
     took it first (several vLLM instances or trainers starting at once on one host, or a server that did
     not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
     them one after another, and stop leftovers (`ss -ltnp`).
+engine_core_generic attention_backend_unknown
+    The attention backend asked for (VLLM_ATTENTION_BACKEND in vllm_service_env, or attention_backend in
+    vllm_service_options) is one the installed vLLM does not have, or does not offer on this platform:
+    XFORMERS and the *_VLLM_V1 names were removed with the V0 engine, TORCH_SDPA is for CPUs. Remove
+    it so that vLLM picks a backend for this GPU, or use one of the names the error lists (FLASH_ATTN,
+    TRITON_ATTN, FLASHINFER and so on, depending on the release).
 engine_core_generic script_shadows_vllm_package
     Python imported a file or folder named vllm (a script called vllm.py, or a vllm/ folder that is no
     package) in place of the installed vLLM: it comes first on the path (the script's own directory,

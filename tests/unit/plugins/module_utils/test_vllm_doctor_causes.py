@@ -474,3 +474,14 @@ def test_a_failed_llm_without_its_engine_is_no_version_mismatch():
     # LLM() failed earlier and its __del__ found no llm_engine: a consequence, not the cause
     log = "AttributeError: 'LLM' object has no attribute 'llm_engine'\n"
     assert D.diagnose(log).get("cause") != "wrapper_vllm_version_mismatch"
+
+
+def test_an_attention_backend_the_release_does_not_have():
+    # VLLM_ATTENTION_BACKEND kept from an older recipe (XFORMERS went with the V0 engine)
+    log = ("(EngineCore_DP0 pid=812) ERROR 10-02 09:14:03 [core.py:700] ValueError: Invalid attention backend: "
+           "'XFORMERS'. Valid backends are: ['FLASH_ATTN', 'TRITON_ATTN', 'FLASHINFER', 'FLEX_ATTENTION']\n")
+    got = D.diagnose(log)
+    assert (got["category"], got["cause"]) == ("engine_core_generic", "attention_backend_unknown"), got
+    assert "VLLM_ATTENTION_BACKEND" in got["fix"] and "vllm_service_env" in got["fix"]
+    got = D.diagnose("ValueError: Invalid attention backend for cuda\n")
+    assert got.get("cause") == "attention_backend_unknown", got
