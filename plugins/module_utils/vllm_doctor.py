@@ -30,8 +30,10 @@ How a diagnosis is made
    and ``nccl_network`` under tensor_parallel_config, ``wsl_make_resident`` under wsl_specific,
    ``unrecognized_argument`` under engine_core_generic, where a start fails before any engine runs;
    ``torchvision_torch_mismatch``, ``system_lib_too_old``, ``native_windows_unsupported``,
-   ``vllm_too_old_for_model``, ``pp_unsupported``, ``reinit_in_forked_subprocess``, ``ray_not_installed``
-   and more: each rule's comment in _RULE_TABLE names the raise site it was written from).
+   ``vllm_too_old_for_model``, ``pp_unsupported``, ``reinit_in_forked_subprocess``, ``ray_not_installed``,
+   ``dependency_too_old``, ``dependency_version_mismatch``, ``v1_engine_unsupported``,
+   ``attention_backend_unknown``, ``triton_libcuda_not_found`` and more: each rule's comment in _RULE_TABLE names the raise site it
+   was written from).
    Some causes need the traceback around the exception line (``_caller_findings``): who passed vLLM
    an argument or imported a vllm module it lacks (a wrapper written for another release:
    ``wrapper_vllm_version_mismatch``; vLLM's own code: ``vllm_install_incomplete``), which code asked
@@ -691,10 +693,17 @@ attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
     FlashAttention only supports Ampere GPUs or newer
     FlashInfer requires GPUs with sm\d+ or higher
     XFormers does not support attention logits soft capping
+# vllm/v1/attention/backends/flash_attn.py FlashAttentionImpl: attention sinks (gpt-oss, some newer
+# models) need FlashAttention 3, which vLLM picks only on Hopper (and 4 on datacenter Blackwell)
+    Sinks are only supported in FlashAttention 3
 # nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode
 container_runtime_mode cuda_driver_mismatch CERTAIN
     invoking the NVIDIA Container Runtime Hook directly
     Using requested mode '(?:cdi|csv)'.*(?:error|not supported)
+# triton/backends/nvidia/driver.py compiles a helper at first use and links it with -lcuda: the
+# linker finds no unversioned libcuda.so (only the driver's libcuda.so.1, as in many containers)
+triton_libcuda_not_found cuda_driver_mismatch SPECIFIC
+    cannot find -lcuda\b
 err_803 cuda_driver_mismatch CERTAIN
     Error 803
     unsupported display driver / cuda driver combination
@@ -1182,6 +1191,10 @@ unrecognized_argument engine_core_generic CERTAIN
     error: unrecognized arguments?: (.+)$
     error: argument [\w/-]+: invalid choice: (.+)$
     error: argument [\w/-]+: invalid \w+ value: (.+)$
+# vllm/engine/arg_utils.py: options typed as a config class (--compilation-config/-O,
+# --speculative-config, --kv-transfer-config, ...) parse their value with pydantic; a value of another
+# form (a bare number where 0.11+ wants a JSON object) fails as argparse's error with pydantic's text
+    error: argument ([\w/-]+): \d+ validation errors? for (\w+)
 # vllm/entrypoints/openai (validate_parsed_serve_args): automatic tool choice needs a tool call parser
     (--enable-auto-tool-choice) requires --tool-call-parser
     error: ambiguous option: (\S+)
@@ -1208,6 +1221,11 @@ wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
 # callback): releases that run the engine in its own process (V1) must pickle it, which Python cannot
 wrapper_vllm_version_mismatch engine_core_generic LIKELY
     Can't pickle local object '(\w+)\.<locals>\.\w+'
+# code around vLLM (a trainer, an RL loop, a serving wrapper) using an attribute of vLLM's engine
+# objects that the installed release does not have (the V1 engine, default since 0.8, keeps the model
+# executor in its own process: no llm_engine.model_executor). A failed LLM() leaves no llm_engine
+# (its __del__ then fails): that one is a consequence, not a mismatch
+    '(LLMEngine|AsyncLLMEngine|AsyncLLM|MQLLMEngine|LLM)' object has no attribute '(?!llm_engine')(\w+)'
 # pip's resolver naming a package that pins another vLLM: the same cause, but printed at install time
 # and often harmless, so weaker than any error of the start itself
 wrapper_vllm_version_mismatch engine_core_generic 50 context
@@ -1261,6 +1279,19 @@ script_shadows_vllm_package engine_core_generic CERTAIN
 dependency_too_old engine_core_generic SPECIFIC
     \b([\w.-]+) version is wrong\. Please install \1 ?(>=[\d.]+)
     Please install ([\w.-]+) ?(>=[\d.]+) via [`'"]?pip install
+# vllm/utils/deep_gemm.py _missing(): a DeepGEMM kernel was called and the optional deep_gemm package
+# is missing or too old (FP8 block-quantized models on Hopper/Blackwell; the kernel warmup of
+# 0.20-0.22 calls it for every model: _adjust names that vllm_release_bug)
+    (DeepGEMM) backend is not available or outdated
+# two packages of vLLM's environment whose releases do not fit each other (not vLLM's own check):
+# kernels 0.15+ requires a version or revision on each LayerRepository, which transformers releases
+# before the fix do not give when transformers.integrations.hub_kernels is imported
+dependency_version_mismatch engine_core_generic SPECIFIC
+    Either a revision or a version must be specified
+# vllm/engine/arg_utils.py _raise_or_fallback (0.8-0.9): with VLLM_USE_V1=1 set explicitly, a feature
+# the V1 engine did not support yet is an error instead of a fallback to V0
+v1_engine_unsupported engine_core_generic SPECIFIC
+    VLLM_USE_V1=1 is not supported with (.+?)\.?$
 # Ray is imported (distributed_executor_backend ray, a multi-node setup, a plugin or wrapper that
 # imports it) but is not installed in the environment vLLM runs in
 ray_not_installed engine_core_generic SPECIFIC
@@ -1297,6 +1328,12 @@ placement_group_too_small tensor_parallel_config SPECIFIC
     placement group bundle index \d+ is invalid
 ray_version_mismatch tensor_parallel_config SPECIFIC
     Version mismatch: The cluster was started with
+# vllm/attention/selector.py and vllm/platforms/cuda.py: VLLM_ATTENTION_BACKEND (or --attention-backend)
+# names a backend this release does not have (XFORMERS and the *_VLLM_V1 names went with the V0
+# engine), or one this platform does not offer (TORCH_SDPA on CUDA)
+attention_backend_unknown engine_core_generic SPECIFIC
+    Invalid attention backend: '?([\w-]+)'?\. Valid backends are
+    Invalid attention backend for ([\w.-]+)
 # vllm/config (SpeculativeConfig): a draft model without num_speculative_tokens nor n_predict
 speculative_num_tokens_missing engine_core_generic SPECIFIC
     num_speculative_tokens must be provided
@@ -1460,14 +1497,14 @@ def _match_rules(lines):
         hits.append(_rule_matches(text, cache))
         for rule, match in hits[-1]:
             findings.append(Finding(rule.category, _line_strength(rule, line), line, rule.name, match, rule.kind))
-    # A message that a terminal or a paste wrapped over two lines (an exception line, or next to a line
-    # some rule matched):
+    # A message that a terminal or a paste wrapped over two lines (an exception line, pydantic's
+    # "Value error, <message>" line of a ValidationError, or next to a line some rule matched):
     # a rule that matches only across the break counts on the first line, a little above what either
     # half matched alone (the shorter rule that reads half of the message).
     for pos in range(len(lines) - 1):
         first, second = lines[pos], lines[pos + 1]
         if not first.text or not second.text or first.idx + 1 != second.idx or not (
-                hits[pos] or hits[pos + 1] or _EXCEPTION_RE.match(first.text)):
+                hits[pos] or hits[pos + 1] or _EXCEPTION_RE.match(first.text) or _PYDANTIC_DETAIL_RE.match(first.text)):
             continue
         if second.text[:1].isupper() or _FRAME_PATH_RE.match(second.text) or _EXCEPTION_RE.match(second.text):
             continue  # a capital starts a message of its own; a wrapped one goes on in lower case or digits
@@ -1511,6 +1548,12 @@ def _adjust(findings, lines, facts, live):
         elif rule == "cuda_unknown":
             if facts["wsl"]:
                 finding = Finding("wsl_specific", 50, finding.line, rule, finding.match, "error")
+        elif rule == "dependency_too_old" and "DeepGEMM" in finding.line.text and any(
+                _WARMUP_FRAME_RE.search(path) for path, _code in _frames_above(lines, _position(lines, finding.line))):
+            # raised from vLLM's kernel warmup (0.20-0.22 run the DeepGEMM warmup for every model on
+            # Hopper/Blackwell), not from an FP8 layer that needs the kernel: the release's bug
+            finding = Finding(finding.category, finding.strength, finding.line, "vllm_release_bug", finding.match,
+                              finding.kind)
         elif rule == "no_driver" and facts["wsl"]:
             finding = Finding("wsl_specific", LIKELY, finding.line, rule, finding.match, "error")
         elif rule == "no_current_loop" and any(f.rule == "died" for f in findings):
@@ -1649,6 +1692,9 @@ _EXC_WRAPPER_RE = re.compile(r"Engine core initialization failed|WorkerProc init
                              r"CancelledError", re.I)
 
 
+# pydantic's line for a ValueError raised in a validator (vLLM's config classes): the message follows
+_PYDANTIC_DETAIL_RE = re.compile(r"Value error, ")
+_WARMUP_FRAME_RE = re.compile(r"[/\\]warmup[/\\]|deep_gemm_warmup|kernel_warmup")
 _FRAME_PATH_RE = re.compile(r'^File "([^"]+)", line \d+, in \S+|^File (\S+?):\d+, in \S+')
 _FRAME_HINTS = [
     (re.compile(r"uvloop[/\\.]"), "uvloop_event_loop", "uvloop_raise_frame"),
@@ -2281,6 +2327,11 @@ def _first_group(match):
     return next((group for group in match.groups() if group), None)
 
 
+def _set_groups(match):
+    """The groups of a match that are set, in order (a rule's alternatives each set groups of their own)."""
+    return [group for group in match.groups() if group] if match is not None else []
+
+
 def _two_groups(match, defaults):
     """Groups 1 and 2 of a rule's match, or the two defaults when the rule matched nothing."""
     return (match.group(1), match.group(2)) if match else defaults
@@ -2478,6 +2529,15 @@ def _fix_generic(finding, facts, live, lines):
                     "the parser that reads the model's tool calls. Add tool_call_parser (hermes, llama3_json, "
                     "mistral, qwen3_coder and so on: the model card names it) to vllm_service_options, or drop "
                     "enable_auto_tool_choice.")
+        if re.search(r"\d+ validation errors? for \w+", text):
+            option, cls = (_set_groups(finding.match)[-2:] + ["the option", "its config"])[:2]
+            return ("vLLM's command line rejected the value of %s: it does not validate as %s, so the option takes "
+                    "another form in the installed release than the one given (since 0.11 --compilation-config/-O "
+                    "takes a JSON object such as '{\"level\": 3}', later '{\"mode\": 3}', or -O3, not a bare "
+                    "number); the lines after the error name the field and what it wants. Give the value in that "
+                    "form in vllm_service_options (a dict there is passed as JSON), or drop it where the release's "
+                    "default already does it (`vllm serve --help=all` of vllm_install_version shows the form)."
+                    % (option, cls))
         if re.search(r"invalid \w+ value:", text):
             return ("vLLM's command line rejected the value %s: the option takes another type (a whole number for "
                     "max_model_len, \"32768\" not \"32k\" on releases before the k/m suffixes). Fix the value in "
@@ -2523,6 +2583,12 @@ def _fix_generic_cause(finding, facts, text):
                     "engine process (the V1 engine runs in a process of its own); vllm_service_env "
                     "{VLLM_ENABLE_V1_MULTIPROCESSING: \"0\"} keeps the engine in one process meanwhile"
                     % (_first_group(match) or "?"))
+        elif re.search(r"' object has no attribute '", text):
+            obj, attr = (_set_groups(match) + ["vLLM's engine", "?"])[:2]
+            what = (" It uses '%s' of vLLM's %s, which the installed vLLM does not have (the V1 engine, the default "
+                    "since 0.8, runs the model executor in a process of its own: there is no "
+                    "llm_engine.model_executor); releases 0.8-0.10 still run such tools with vllm_service_env "
+                    "{VLLM_USE_V1: \"0\"}" % (attr, obj))
         elif re.search(r"No module named|cannot import name|has no attribute", text):
             what = " It imports %s, which the installed vLLM does not have (moved or removed)." % (
                 "'%s'" % (_first_group(match) or "?"))
@@ -2573,6 +2639,42 @@ def _fix_generic_cause(finding, facts, text):
                 "vLLM release refuses it instead of using a scale of 1.0 (fixed in later releases). Drop "
                 "kv_cache_dtype from vllm_service_options (auto), use a checkpoint saved with per-tensor k/v "
                 "scales (vllm_model_source), or move vllm_install_version to a newer release.")
+    if finding.rule == "vllm_release_bug" and re.search(r"DeepGEMM", text):
+        return ("vLLM ran its DeepGEMM kernel warmup at start and the optional deep_gemm package is not installed "
+                "(or too old): releases 0.20-0.22 run that warmup for every model on Hopper/Blackwell GPUs, even "
+                "one without FP8 layers. Set vllm_service_env {VLLM_DEEP_GEMM_WARMUP: \"skip\", VLLM_USE_DEEP_GEMM: "
+                "\"0\"} (no DeepGEMM kernels are needed then), or move vllm_install_version to a release that "
+                "checks first; install deep_gemm in the service venv only where the model has FP8 block-quantized "
+                "layers.")
+    if finding.rule == "dependency_too_old" and re.search(r"DeepGEMM", text):
+        return ("vLLM called a DeepGEMM kernel (FP8 block-quantized layers on a Hopper/Blackwell GPU) and the "
+                "optional deep_gemm package is missing from the service venv or older than this vLLM needs. "
+                "Install the deep_gemm release vllm_install_version's install script pins (built from source with "
+                "its submodules: the sdist on PyPI does not build), or set vllm_service_env "
+                "{VLLM_USE_DEEP_GEMM: \"0\"} so that vLLM uses its other FP8 kernels (slower), or serve a checkpoint "
+                "without FP8 block quantization (vllm_model_source).")
+    if finding.rule == "dependency_too_old":
+        return ("A package vLLM uses for this model or option (bitsandbytes for bitsandbytes quantization, and the "
+                "like) is older than the installed vLLM requires, or missing: vLLM's own import check names the "
+                "minimum. Install that release into the service venv (the version vLLM names, or the one its "
+                "requirements pin for vllm_install_version); in a container or serving platform, use the image "
+                "whose packages were built for this vLLM release, or pin vllm_install_version to a release that "
+                "accepts the installed package.")
+    if finding.rule == "dependency_version_mismatch":
+        return ("Two packages in vLLM's environment are of releases that do not fit each other: the installed "
+                "kernels (0.15 or newer) requires a version or revision on every LayerRepository, and the installed "
+                "transformers (imported by vLLM at start) builds them without one. Pin kernels below 0.15 in the "
+                "service venv, or upgrade transformers to a release made for kernels 0.15 (or the pair that "
+                "vllm_install_version's requirements name); an install that upgrades everything unpinned is what "
+                "brings such pairs together.")
+    if finding.rule == "v1_engine_unsupported":
+        feature = (_first_group(match) or "this option").strip()
+        return ("VLLM_USE_V1=1 is set and this vLLM's V1 engine does not support %s yet (releases 0.8-0.9 refuse "
+                "instead of falling back to the V0 engine when the variable is set). Drop VLLM_USE_V1 from "
+                "vllm_service_env (vLLM then falls back to V0 for it) or set it to \"0\", or remove that option from "
+                "vllm_service_options; from 0.10 on there is no V0 engine, so a newer vllm_install_version needs a "
+                "setup the V1 engine supports (a GPU of compute capability 8.0 or newer, a supported model and "
+                "options)." % feature)
     if finding.rule == "vllm_release_bug":
         names = dict(zip(("layer", "attr"), _two_groups(match, ("a vLLM layer", "?"))))
         return ("vLLM failed inside its own layer code (%(layer)s has no '%(attr)s') while it processed the checkpoint's weights: "
@@ -2590,10 +2692,18 @@ _FIXED_TABLE = r"""
 cuda_driver_mismatch attention_backend_unsupported
     The attention backend vLLM picked does not run on this GPU (FlashAttention needs compute
     capability 8.0, Ampere or newer, FlashInfer 7.5; V100/T4 are older), or XFormers was picked for a
-    model that needs logits soft capping (Gemma 2), which it lacks. Choose another backend in vllm_service_env:
-    {VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases), or, on old
-    releases, {VLLM_USE_V1: "0"}; a vllm_install_version that selects a backend for this GPU also fixes
-    it.
+    model that needs logits soft capping (Gemma 2), which it lacks, or FlashAttention 2 for a model
+    with attention sinks (gpt-oss), which need FlashAttention 3 (Hopper only). Choose another backend in
+    vllm_service_env: {VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases;
+    TRITON_ATTN for attention sinks off Hopper), or, on old releases, {VLLM_USE_V1: "0"}; a
+    vllm_install_version that selects a backend for this GPU also fixes it.
+cuda_driver_mismatch triton_libcuda_not_found
+    Triton compiles a small helper when vLLM first uses it and links it with -lcuda, and the linker
+    finds no libcuda.so: only the driver's libcuda.so.1 is installed or mounted (as in many containers).
+    Create the link next to it (ln -s libcuda.so.1 libcuda.so in the driver's library folder, e.g.
+    /usr/lib/x86_64-linux-gnu), or point Triton at a folder that has it with vllm_service_env
+    {TRITON_LIBCUDA_PATH: <folder>}; enforce_eager: true in vllm_service_options avoids most Triton
+    compiles meanwhile.
 cuda_driver_mismatch container_runtime_mode
     The NVIDIA Container Toolkit runs in CDI mode and refuses `docker --gpus`. Start the container with
     --runtime=nvidia (or --device nvidia.com/gpu=all with CDI specs from `nvidia-ctk cdi generate`), or
@@ -2746,13 +2856,12 @@ port_in_use internal_port_race
     took it first (several vLLM instances or trainers starting at once on one host, or a server that did
     not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
     them one after another, and stop leftovers (`ss -ltnp`).
-engine_core_generic dependency_too_old
-    A package vLLM uses for this model or option (bitsandbytes for bitsandbytes quantization, and the
-    like) is older than the installed vLLM requires, or missing: vLLM's own import check names the
-    minimum. Install that release into the service venv (the version vLLM names, or the one its
-    requirements pin for vllm_install_version); in a container or serving platform, use the image whose
-    packages were built for this vLLM release, or pin vllm_install_version to a release that accepts
-    the installed package.
+engine_core_generic attention_backend_unknown
+    The attention backend asked for (VLLM_ATTENTION_BACKEND in vllm_service_env, or attention_backend in
+    vllm_service_options) is one the installed vLLM does not have, or does not offer on this platform:
+    XFORMERS and the *_VLLM_V1 names were removed with the V0 engine, TORCH_SDPA is for CPUs. Remove
+    it so that vLLM picks a backend for this GPU, or use one of the names the error lists (FLASH_ATTN,
+    TRITON_ATTN, FLASHINFER and so on, depending on the release).
 engine_core_generic script_shadows_vllm_package
     Python imported a file or folder named vllm (a script called vllm.py, or a vllm/ folder that is no
     package) in place of the installed vLLM: it comes first on the path (the script's own directory,
