@@ -1374,6 +1374,11 @@ def _paragraphs(table):
     return out
 
 
+def _read_fixed(table):
+    """{(category, rule): fix} of a table written as _FIXED_TABLE is."""
+    return dict((tuple(head), " ".join(lines)) for head, lines in _paragraphs(table))
+
+
 def _read_rules(table):
     """[Rule] of a table written as _RULE_TABLE is."""
     return [Rule(head[0], head[1], "|".join(alts), _strength(head[2]), *head[3:])
@@ -2563,9 +2568,52 @@ def _fix_generic(finding, facts, live, lines):
             "set vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun." % extra)
 
 
+# Fixes that name one word the log gives for %s, in _FIXED_TABLE's form.
+_WORD_FIXES = _read_fixed(r"""
+engine_core_generic v1_engine_unsupported
+    VLLM_USE_V1=1 is set and this vLLM's V1 engine does not support %s yet (releases 0.8-0.9 refuse
+    instead of falling back to the V0 engine when the variable is set). Drop VLLM_USE_V1 from
+    vllm_service_env (vLLM then falls back to V0 for it) or set it to "0", or remove that option from
+    vllm_service_options; from 0.10 on there is no V0 engine, so a newer vllm_install_version needs a
+    setup the V1 engine supports (a GPU of compute capability 8.0 or newer, a supported model and
+    options).
+""")
+# Fixes of engine_core_generic causes chosen by a word of the finding's line, in _FIXED_TABLE's form
+# with that word (a regex, \s for a space) after the rule: the first that matches is the fix.
+_WORDED_FIXES = _read_fixed(r"""
+vllm_release_bug ray\.init\stwice
+    Ray was already initialised in this process when vLLM called ray.init() again: some vLLM releases
+    (the Ray executor on ROCm/XPU, late 2024) call ray.init("auto") without ignore_reinit_error when the
+    code around vLLM has started Ray itself. Let vLLM start Ray (no ray.init before LLM()), or on one
+    host use distributed_executor_backend: mp in vllm_service_options; a newer vllm_install_version
+    passes ignore_reinit_error.
+vllm_release_bug per-tensor\sscaling\sfactor\sfor\sfp8
+    kv_cache_dtype fp8 with a checkpoint whose KV-cache scales are missing or not per-tensor: this vLLM
+    release refuses it instead of using a scale of 1.0 (fixed in later releases). Drop kv_cache_dtype
+    from vllm_service_options (auto), use a checkpoint saved with per-tensor k/v scales
+    (vllm_model_source), or move vllm_install_version to a newer release.
+vllm_release_bug DeepGEMM
+    vLLM ran its DeepGEMM kernel warmup at start and the optional deep_gemm package is not installed (or
+    too old): releases 0.20-0.22 run that warmup for every model on Hopper/Blackwell GPUs, even one
+    without FP8 layers. Set vllm_service_env {VLLM_DEEP_GEMM_WARMUP: "skip", VLLM_USE_DEEP_GEMM: "0"}
+    (no DeepGEMM kernels are needed then), or move vllm_install_version to a release that checks first;
+    install deep_gemm in the service venv only where the model has FP8 block-quantized layers.
+dependency_too_old DeepGEMM
+    vLLM called a DeepGEMM kernel (FP8 block-quantized layers on a Hopper/Blackwell GPU) and the
+    optional deep_gemm package is missing from the service venv or older than this vLLM needs. Install
+    the deep_gemm release vllm_install_version's install script pins (built from source with its
+    submodules: the sdist on PyPI does not build), or set vllm_service_env {VLLM_USE_DEEP_GEMM: "0"} so
+    that vLLM uses its other FP8 kernels (slower), or serve a checkpoint without FP8 block quantization
+    (vllm_model_source).
+""")
+
+
 def _fix_generic_cause(finding, facts, text):
     """Fixes of the engine_core_generic causes that name a reason (not only vLLM's wrapper)."""
     match = finding.match
+    for (rule, word), fix in _WORDED_FIXES.items():
+        if finding.rule == rule and re.search(word, text):
+            return fix
     version = facts.get("vllm_version")
     if finding.rule == "wrapper_vllm_version_mismatch":
         found = re.search(r"found vllm==(\S+?)\.?$|You have version (\S+)", text)
@@ -2622,37 +2670,12 @@ def _fix_generic_cause(finding, facts, text):
                 "no CUDA graphs; slower), or pin vllm_install_version to the release that worked, and clear vLLM's "
                 "compile cache (~/.cache/vllm/torch_compile_cache) of the service user."
                 % _fmt_opt(enforce_eager="true"))
-    if finding.rule == "vllm_release_bug" and re.search(r"ray\.init twice", text):
-        return ("Ray was already initialised in this process when vLLM called ray.init() again: some vLLM "
-                "releases (the Ray executor on ROCm/XPU, late 2024) call ray.init(\"auto\") without "
-                "ignore_reinit_error when the code around vLLM has started Ray itself. Let vLLM start Ray (no "
-                "ray.init before LLM()), or on one host use distributed_executor_backend: mp in "
-                "vllm_service_options; a newer vllm_install_version passes ignore_reinit_error.")
     if finding.rule == "vllm_release_bug" and re.search(r"module 'ray' has no attribute", text):
         return ("Python found a 'ray' module without Ray's API ('%s' missing): a partial or stub install, a "
                 "namespace left behind by an uninstall, or a folder named ray on the path; some vLLM releases "
                 "do not catch that where they only check whether Ray is running (fixed later). Remove the stray "
                 "ray (or install Ray properly in the service venv, the release vLLM names), or move "
                 "vllm_install_version to a release with the fix." % (_first_group(match) or "?"))
-    if finding.rule == "vllm_release_bug" and re.search(r"per-tensor scaling factor for fp8", text):
-        return ("kv_cache_dtype fp8 with a checkpoint whose KV-cache scales are missing or not per-tensor: this "
-                "vLLM release refuses it instead of using a scale of 1.0 (fixed in later releases). Drop "
-                "kv_cache_dtype from vllm_service_options (auto), use a checkpoint saved with per-tensor k/v "
-                "scales (vllm_model_source), or move vllm_install_version to a newer release.")
-    if finding.rule == "vllm_release_bug" and re.search(r"DeepGEMM", text):
-        return ("vLLM ran its DeepGEMM kernel warmup at start and the optional deep_gemm package is not installed "
-                "(or too old): releases 0.20-0.22 run that warmup for every model on Hopper/Blackwell GPUs, even "
-                "one without FP8 layers. Set vllm_service_env {VLLM_DEEP_GEMM_WARMUP: \"skip\", VLLM_USE_DEEP_GEMM: "
-                "\"0\"} (no DeepGEMM kernels are needed then), or move vllm_install_version to a release that "
-                "checks first; install deep_gemm in the service venv only where the model has FP8 block-quantized "
-                "layers.")
-    if finding.rule == "dependency_too_old" and re.search(r"DeepGEMM", text):
-        return ("vLLM called a DeepGEMM kernel (FP8 block-quantized layers on a Hopper/Blackwell GPU) and the "
-                "optional deep_gemm package is missing from the service venv or older than this vLLM needs. "
-                "Install the deep_gemm release vllm_install_version's install script pins (built from source with "
-                "its submodules: the sdist on PyPI does not build), or set vllm_service_env "
-                "{VLLM_USE_DEEP_GEMM: \"0\"} so that vLLM uses its other FP8 kernels (slower), or serve a checkpoint "
-                "without FP8 block quantization (vllm_model_source).")
     if finding.rule == "dependency_too_old":
         return ("A package vLLM uses for this model or option (bitsandbytes for bitsandbytes quantization, and the "
                 "like) is older than the installed vLLM requires, or missing: vLLM's own import check names the "
@@ -2660,21 +2683,8 @@ def _fix_generic_cause(finding, facts, text):
                 "requirements pin for vllm_install_version); in a container or serving platform, use the image "
                 "whose packages were built for this vLLM release, or pin vllm_install_version to a release that "
                 "accepts the installed package.")
-    if finding.rule == "dependency_version_mismatch":
-        return ("Two packages in vLLM's environment are of releases that do not fit each other: the installed "
-                "kernels (0.15 or newer) requires a version or revision on every LayerRepository, and the installed "
-                "transformers (imported by vLLM at start) builds them without one. Pin kernels below 0.15 in the "
-                "service venv, or upgrade transformers to a release made for kernels 0.15 (or the pair that "
-                "vllm_install_version's requirements name); an install that upgrades everything unpinned is what "
-                "brings such pairs together.")
     if finding.rule == "v1_engine_unsupported":
-        feature = (_first_group(match) or "this option").strip()
-        return ("VLLM_USE_V1=1 is set and this vLLM's V1 engine does not support %s yet (releases 0.8-0.9 refuse "
-                "instead of falling back to the V0 engine when the variable is set). Drop VLLM_USE_V1 from "
-                "vllm_service_env (vLLM then falls back to V0 for it) or set it to \"0\", or remove that option from "
-                "vllm_service_options; from 0.10 on there is no V0 engine, so a newer vllm_install_version needs a "
-                "setup the V1 engine supports (a GPU of compute capability 8.0 or newer, a supported model and "
-                "options)." % feature)
+        return _WORD_FIXES[("engine_core_generic", finding.rule)] % (_first_group(match) or "this option").strip()
     if finding.rule == "vllm_release_bug":
         names = dict(zip(("layer", "attr"), _two_groups(match, ("a vLLM layer", "?"))))
         return ("vLLM failed inside its own layer code (%(layer)s has no '%(attr)s') while it processed the checkpoint's weights: "
@@ -2689,6 +2699,13 @@ def _fix_generic_cause(finding, facts, text):
 # first column, then the text (its lines joined with a space). Looked up before the category's
 # fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
 _FIXED_TABLE = r"""
+engine_core_generic dependency_version_mismatch
+    Two packages in vLLM's environment are of releases that do not fit each other: the installed kernels
+    (0.15 or newer) requires a version or revision on every LayerRepository, and the installed
+    transformers (imported by vLLM at start) builds them without one. Pin kernels below 0.15 in the
+    service venv, or upgrade transformers to a release made for kernels 0.15 (or the pair that
+    vllm_install_version's requirements name); an install that upgrades everything unpinned is what
+    brings such pairs together.
 cuda_driver_mismatch attention_backend_unsupported
     The attention backend vLLM picked does not run on this GPU (FlashAttention needs compute
     capability 8.0, Ampere or newer, FlashInfer 7.5; V100/T4 are older), or XFormers was picked for a
@@ -2936,11 +2953,6 @@ engine_core_generic ready_timeout
     profiling for VL models (limit_mm_per_prompt video 0), and raise vllm_service_ready_timeout to
     match. If an engine core died instead, its own error is earlier in the log.
 """
-
-
-def _read_fixed(table):
-    """{(category, rule): fix} of a table written as _FIXED_TABLE is."""
-    return dict((tuple(head), " ".join(lines)) for head, lines in _paragraphs(table))
 
 
 _FIXED = _read_fixed(_FIXED_TABLE)
