@@ -252,6 +252,60 @@ CASES = [
      "compiler. Please specify via CC environment variable.\")\nERROR 03-22 09:50:04 [core.py:340] RuntimeError: "
      "Failed to find C compiler. Please specify via CC environment variable.\n" + WRAPPER,
      "cuda_driver_mismatch", "compiler_missing", ["gcc", "CC"]),
+    ("a_traceback_cut_while_the_processor_loads_is_about_model_files",
+     "ERROR 03-02 10:00:00 [core.py:400]   File \"/venv/lib/python3.12/site-packages/vllm/transformers_utils/"
+     "processor.py\", line 80, in get_processor\n"
+     "ERROR 03-02 10:00:00 [core.py:400]     processor = processor_factory.from_pretrained(\n"
+     "ERROR 03-02 10:00:00 [core.py:400]   File \"/venv/lib/python3.12/site-packages/transformers/"
+     "processing_utils.py\", line 1201, in from_pretrained\n",
+     "model_files", "processor_load_frame_cut", ["preprocessor_config.json"]),
+    ("a_pydantic_value_error_wrapped_over_two_lines_is_read_whole",
+     "pydantic_core._pydantic_core.ValidationError: 1 validation error for SchedulerConfig\n"
+     "  Value error, max_num_batched_tokens (2048) is smaller than max_model_len\n"
+     "  (8192). This effectively limits the maximum sequence length to max_num_batched_tokens.\n",
+     "model_files", "batched_tokens_below_max_model_len", []),
+    ("kernels_requiring_a_version_that_transformers_does_not_give",
+     "Traceback (most recent call last):\n"
+     '  File "/srv/venv/lib/python3.12/site-packages/transformers/integrations/hub_kernels.py", line 89, '
+     "in <module>\n"
+     '    "cuda": LayerRepository(\n'
+     '  File "/srv/venv/lib/python3.12/site-packages/kernels/layer/layer.py", line 76, in __init__\n'
+     '    raise ValueError("Either a revision or a version must be specified.")\n'
+     "ValueError: Either a revision or a version must be specified.\n",
+     "engine_core_generic", "dependency_version_mismatch", ["kernels", "transformers"]),
+    ("deep_gemm_missing_for_an_fp8_layer_is_a_missing_dependency",
+     '  File "/venv/lib/python3.12/site-packages/vllm/model_executor/layers/quantization/utils/fp8_utils.py", '
+     "line 210, in apply\n"
+     "    fp8_gemm_nt((q_input, input_scale), (weight, weight_scale), output)\n"
+     '  File "/venv/lib/python3.12/site-packages/vllm/utils/deep_gemm.py", line 120, in fp8_gemm_nt\n'
+     "    return _missing(*args, **kwargs)\n"
+     "RuntimeError: DeepGEMM backend is not available or outdated. Please install or update the `deep_gemm` "
+     "to a newer version to enable FP8 kernels.\n",
+     "engine_core_generic", "dependency_too_old", ["deep_gemm", "VLLM_USE_DEEP_GEMM"]),
+    ("deep_gemm_missing_in_the_kernel_warmup_is_the_releases_bug",
+     "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800]   File \"/usr/local/lib/python3.12/dist-packages/vllm/"
+     "model_executor/warmup/kernel_warmup.py\", line 40, in kernel_warmup\n"
+     "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800]     deep_gemm_warmup(model, max_tokens)\n"
+     "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800]   File \"/usr/local/lib/python3.12/dist-packages/vllm/"
+     "utils/deep_gemm.py\", line 270, in get_mk_alignment_for_contiguous_layout\n"
+     "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800]     return _missing()\n"
+     "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800] RuntimeError: DeepGEMM backend is not available or "
+     "outdated. Please install or update the `deep_gemm` to a newer version to enable FP8 kernels.\n",
+     "engine_core_generic", "vllm_release_bug", ["VLLM_DEEP_GEMM_WARMUP"]),
+    ("attention_sinks_without_flash_attention_3",
+     "(EngineCore_0 pid=41) ERROR 08-06 20:57:06 [core.py:718]     assert self.vllm_flash_attn_version == 3, (\n"
+     "(EngineCore_0 pid=41) ERROR 08-06 20:57:06 [core.py:718] AssertionError: Sinks are only supported in "
+     "FlashAttention 3\n",
+     "cuda_driver_mismatch", "attention_backend_unsupported", ["TRITON_ATTN"]),
+    ("tritons_helper_not_linking_against_libcuda",
+     "/usr/bin/ld: cannot find -lcuda: No such file or directory\n"
+     "collect2: error: ld returned 1 exit status\n",
+     "cuda_driver_mismatch", "triton_libcuda_not_found", ["TRITON_LIBCUDA_PATH"]),
+    ("a_tool_using_engine_internals_another_release_had",
+     "  File \"/opt/app/vllm_worker.py\", line 210, in generate\n"
+     "    results_generator = engine.engine.generate(prompt, sampling_params, request_id)\n"
+     "AttributeError: 'AsyncLLM' object has no attribute 'engine'\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch", ["'engine'", "AsyncLLM"]),
 ]
 
 
@@ -346,17 +400,6 @@ def test_eaddrinuse_from_torchs_store_stays_a_port_in_use():
     assert got["category"] == "port_in_use" and got["cause"] != "internal_port_race", got
 
 
-def test_a_traceback_cut_while_the_processor_loads_is_about_model_files():
-    log = ("ERROR 03-02 10:00:00 [core.py:400]   File \"/venv/lib/python3.12/site-packages/vllm/transformers_utils/"
-           "processor.py\", line 80, in get_processor\n"
-           "ERROR 03-02 10:00:00 [core.py:400]     processor = processor_factory.from_pretrained(\n"
-           "ERROR 03-02 10:00:00 [core.py:400]   File \"/venv/lib/python3.12/site-packages/transformers/"
-           "processing_utils.py\", line 1201, in from_pretrained\n")
-    got = D.diagnose(log)
-    assert (got["category"], got["cause"]) == ("model_files", "processor_load_frame_cut"), got
-    assert "preprocessor_config.json" in got["fix"]
-
-
 def test_no_platform_line_yields_to_an_error_of_its_own():
     # the INFO line only says no device was found; an error of its own later in the log comes first
     log = ("INFO 05-28 14:02:21 [__init__.py:247] No platform detected, vLLM is running on UnspecifiedPlatform\n"
@@ -387,87 +430,12 @@ def test_a_config_option_value_of_another_form_is_an_argument_error():
     assert "vllm_service_options" in got["fix"]
 
 
-def test_a_pydantic_value_error_wrapped_over_two_lines_is_read_whole():
-    # pydantic prints a validator's ValueError as "Value error, <message>"; a paste breaks it in two
-    log = ("pydantic_core._pydantic_core.ValidationError: 1 validation error for SchedulerConfig\n"
-           "  Value error, max_num_batched_tokens (2048) is smaller than max_model_len\n"
-           "  (8192). This effectively limits the maximum sequence length to max_num_batched_tokens.\n")
-    got = D.diagnose(log)
-    assert (got["category"], got["cause"]) == ("model_files", "batched_tokens_below_max_model_len"), got
-
-
-def test_kernels_requiring_a_version_that_transformers_does_not_give():
-    log = ("Traceback (most recent call last):\n"
-           '  File "/srv/venv/lib/python3.12/site-packages/transformers/integrations/hub_kernels.py", line 89, '
-           "in <module>\n"
-           '    "cuda": LayerRepository(\n'
-           '  File "/srv/venv/lib/python3.12/site-packages/kernels/layer/layer.py", line 76, in __init__\n'
-           '    raise ValueError("Either a revision or a version must be specified.")\n'
-           "ValueError: Either a revision or a version must be specified.\n")
-    got = D.diagnose(log)
-    assert (got["category"], got["cause"]) == ("engine_core_generic", "dependency_version_mismatch"), got
-    assert "kernels" in got["fix"] and "transformers" in got["fix"]
-
-
-def test_deep_gemm_missing_for_an_fp8_layer_is_a_missing_dependency():
-    log = ('  File "/venv/lib/python3.12/site-packages/vllm/model_executor/layers/quantization/utils/fp8_utils.py", '
-           "line 210, in apply\n"
-           "    fp8_gemm_nt((q_input, input_scale), (weight, weight_scale), output)\n"
-           '  File "/venv/lib/python3.12/site-packages/vllm/utils/deep_gemm.py", line 120, in fp8_gemm_nt\n'
-           "    return _missing(*args, **kwargs)\n"
-           "RuntimeError: DeepGEMM backend is not available or outdated. Please install or update the `deep_gemm` "
-           "to a newer version to enable FP8 kernels.\n")
-    got = D.diagnose(log)
-    assert (got["category"], got["cause"]) == ("engine_core_generic", "dependency_too_old"), got
-    assert "deep_gemm" in got["fix"] and "VLLM_USE_DEEP_GEMM" in got["fix"]
-
-
-def test_deep_gemm_missing_in_the_kernel_warmup_is_the_releases_bug():
-    log = ("(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800]   File \"/usr/local/lib/python3.12/dist-packages/vllm/"
-           "model_executor/warmup/kernel_warmup.py\", line 40, in kernel_warmup\n"
-           "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800]     deep_gemm_warmup(model, max_tokens)\n"
-           "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800]   File \"/usr/local/lib/python3.12/dist-packages/vllm/"
-           "utils/deep_gemm.py\", line 270, in get_mk_alignment_for_contiguous_layout\n"
-           "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800]     return _missing()\n"
-           "(Worker pid=88) ERROR 05-06 10:11:12 [multiproc_executor.py:800] RuntimeError: DeepGEMM backend is not available or "
-           "outdated. Please install or update the `deep_gemm` to a newer version to enable FP8 kernels.\n")
-    got = D.diagnose(log)
-    assert (got["category"], got["cause"]) == ("engine_core_generic", "vllm_release_bug"), got
-    assert "VLLM_DEEP_GEMM_WARMUP" in got["fix"]
-
-
 def test_a_feature_the_v1_engine_did_not_have_with_vllm_use_v1_set():
     log = ("INFO 04-07 10:00:01 [config.py:583] This model supports multiple tasks.\n"
            "NotImplementedError: VLLM_USE_V1=1 is not supported with --kv-cache-dtype.\n")
     got = D.diagnose(log)
     assert (got["category"], got["cause"]) == ("engine_core_generic", "v1_engine_unsupported"), got
     assert "--kv-cache-dtype" in got["fix"] and "VLLM_USE_V1" in got["fix"]
-
-
-def test_attention_sinks_without_flash_attention_3():
-    log = ("(EngineCore_0 pid=41) ERROR 08-06 20:57:06 [core.py:718]     assert self.vllm_flash_attn_version == 3, (\n"
-           "(EngineCore_0 pid=41) ERROR 08-06 20:57:06 [core.py:718] AssertionError: Sinks are only supported in "
-           "FlashAttention 3\n")
-    got = D.diagnose(log)
-    assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "attention_backend_unsupported"), got
-    assert "TRITON_ATTN" in got["fix"]
-
-
-def test_tritons_helper_not_linking_against_libcuda():
-    log = ("/usr/bin/ld: cannot find -lcuda: No such file or directory\n"
-           "collect2: error: ld returned 1 exit status\n")
-    got = D.diagnose(log)
-    assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "triton_libcuda_not_found"), got
-    assert "TRITON_LIBCUDA_PATH" in got["fix"]
-
-
-def test_a_tool_using_engine_internals_another_release_had():
-    log = ("  File \"/opt/app/vllm_worker.py\", line 210, in generate\n"
-           "    results_generator = engine.engine.generate(prompt, sampling_params, request_id)\n"
-           "AttributeError: 'AsyncLLM' object has no attribute 'engine'\n")
-    got = D.diagnose(log)
-    assert (got["category"], got["cause"]) == ("engine_core_generic", "wrapper_vllm_version_mismatch"), got
-    assert "'engine'" in got["fix"] and "AsyncLLM" in got["fix"]
 
 
 def test_a_failed_llm_without_its_engine_is_no_version_mismatch():
