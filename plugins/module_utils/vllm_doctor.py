@@ -2327,9 +2327,7 @@ def _fix_model_cause(finding, text, where):
 
 def _first_group(match):
     """The first group of a match that is set (rules with alternatives set one group of several)."""
-    if match is None:
-        return None
-    return next((group for group in match.groups() if group), None)
+    return next(iter(_set_groups(match)), None)
 
 
 def _set_groups(match):
