@@ -47,7 +47,9 @@ description:
     are the install's package sources and uv commands; C(vllm_wheelhouse_place),
     C(vllm_lock_sha256) and C(vllm_wheelhouse_source) where the wheelhouse is built and read.
   - C(vllm_model_kind), C(vllm_model_path), C(vllm_model_default_name) what the model source is;
-    C(vllm_model_source_state) what the check of a model folder found.
+    C(vllm_model_source_state) what the check of a model folder found; C(vllm_python_provider)
+    where a missing Python comes from, C(vllm_python_interpreter) which interpreter makes the venv,
+    C(vllm_server_argv) the server's command line.
   - Messages and results the roles show come from C(vllm_plan_lines), C(vllm_venv_ok_line),
     C(vllm_model_preflight_lines), C(vllm_rollout_failed), C(vllm_rollout_message),
     C(vllm_backups_to_remove) (after a passed gate), and the summary's C(vllm_summary_changes),
@@ -303,6 +305,9 @@ class FilterModule(object):
             "vllm_input_errors": vllm_input_errors,
             "vllm_host_problems": vllm_validate.host_problems,
             "vllm_plan": vllm_plan_for,
+            "vllm_python_provider": vllm_plan.python_provider,
+            "vllm_python_interpreter": vllm_plan.interpreter_path,
+            "vllm_server_argv": vllm_plan.server_argv,
             "vllm_model_facts": vllm_options.model_facts,
             "vllm_service_options": vllm_service_options,
             "vllm_service_env": vllm_service_env,

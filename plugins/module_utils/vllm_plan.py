@@ -313,6 +313,31 @@ def _choose_python(host, release, pinned, reasons, package, version):
     return newest, "install"
 
 
+def python_provider(provider, distribution):
+    """Where a missing Python comes from: ``vllm_python_provider`` when it names one, else
+    (``auto``) the deadsnakes PPA on Ubuntu (its packages build on the distribution's own) and a
+    uv-managed CPython anywhere else (no distribution package of it there)."""
+    if provider and provider != "auto":
+        return provider
+    return "deadsnakes" if distribution == "Ubuntu" else "uv"
+
+
+def interpreter_path(plan, available, installed):
+    """The interpreter the venv is made with: the host's own for the plan's Python version when
+    the plan found it there (``python_source`` system), else the one just installed."""
+    if plan.get("python_source") == "system":
+        return available[plan["python_version"]]
+    return installed
+
+
+def server_argv(plan, python_root, options_file):
+    """The server's command line: the plan's ``server_command`` (relative to the venv; from the
+    compatibility table) in the current release's venv, reading every option from the file."""
+    command = list(plan["server_command"])
+    return ([python_root + "/current/venv/" + command[0]] + command[1:]
+            + ["--config", options_file])
+
+
 def _check_arch(host, release, package, version):
     arch = host.get("arch") or "x86_64"
     if arch not in release["platforms"]:

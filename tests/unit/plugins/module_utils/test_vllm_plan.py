@@ -651,3 +651,35 @@ def test_module_has_no_ansible_import():
     with open(vllm_plan.__file__) as handle:
         text = handle.read()
     assert "\nimport ansible" not in text and "\nfrom ansible" not in text
+
+
+@pytest.mark.parametrize("provider,distribution,expected", [
+    ("auto", "Ubuntu", "deadsnakes"),
+    ("auto", "Debian", "uv"),
+    ("auto", "Fedora", "uv"),
+    ("", "Ubuntu", "deadsnakes"),
+    ("distro", "Ubuntu", "distro"),
+    ("uv", "Ubuntu", "uv"),
+    ("deadsnakes", "Debian", "deadsnakes"),
+])
+def test_python_provider(provider, distribution, expected):
+    assert vllm_plan.python_provider(provider, distribution) == expected
+
+
+def test_interpreter_path_system_or_installed():
+    available = {"3.11": "/usr/bin/python3.11", "3.12": "/usr/local/bin/python3.12"}
+    plan_system = {"python_source": "system", "python_version": "3.12"}
+    plan_install = {"python_source": "install", "python_version": "3.13"}
+    assert vllm_plan.interpreter_path(plan_system, available, "") == "/usr/local/bin/python3.12"
+    assert vllm_plan.interpreter_path(plan_install, available, "/opt/uv/python3.13") == "/opt/uv/python3.13"
+
+
+def test_server_argv_from_the_tables_server_command(table):
+    cpu = plan({"arch": "x86_64", "python_version": "3.11", "python_available": ["3.11"]}, table,
+               {"backend": "cpu"})
+    argv = vllm_plan.server_argv(cpu, "/opt/vllm", "/etc/vllm/vllm.yaml")
+    assert argv[0].startswith("/opt/vllm/current/venv/")
+    assert argv[1:-2] == cpu["server_command"][1:]
+    assert argv[-2:] == ["--config", "/etc/vllm/vllm.yaml"]
+    fake = {"server_command": ["bin/vllm", "serve"]}
+    assert vllm_plan.server_argv(fake, "/r", "/c.yaml") == ["/r/current/venv/bin/vllm", "serve", "--config", "/c.yaml"]
