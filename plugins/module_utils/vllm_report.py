@@ -58,6 +58,8 @@ from __future__ import absolute_import, division, print_function
 
 import re
 
+from .vllm_common import parse_yaml
+
 __metaclass__ = type
 
 READY = "ready"
@@ -731,13 +733,11 @@ def options_before(slurped):
     or ``{}`` when there was no file (no ``content``) or it was empty."""
     import base64
 
-    import yaml
-
     content = (slurped or {}).get("content") if isinstance(slurped, dict) else None
     if content is None:
         return {}
     text = base64.b64decode(content).decode("utf-8", "surrogateescape")
-    return yaml.safe_load(text) or {}
+    return parse_yaml(text) or {}
 
 
 def _jinja_int(value, default=0):
