@@ -68,12 +68,13 @@ import time
 from ansible import context
 from ansible.plugins.callback import CallbackBase
 
-_UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
-if _UTILS not in sys.path:
-    sys.path.insert(0, _UTILS)
+# plugins/ on the path: module_utils as a package (its modules import each other relatively)
+_PLUGINS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if _PLUGINS not in sys.path:
+    sys.path.insert(0, _PLUGINS)
 
-import vllm_report  # noqa: E402  pylint: disable=wrong-import-position
-from vllm_common import atomic_write, json_text  # noqa: E402  pylint: disable=wrong-import-position
+from module_utils import vllm_report  # noqa: E402  pylint: disable=wrong-import-position
+from module_utils.vllm_common import atomic_write, json_text  # noqa: E402  pylint: disable=wrong-import-position
 
 DEFAULT_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                             ".artifacts", "vllm-report.json")

@@ -56,11 +56,12 @@ import sys
 
 from ansible.plugins.callback.default import CallbackModule as DefaultCallback
 
-_UTILS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "module_utils")
-if _UTILS not in sys.path:
-    sys.path.insert(0, _UTILS)
+# plugins/ on the path: module_utils as a package (its modules import each other relatively)
+_PLUGINS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if _PLUGINS not in sys.path:
+    sys.path.insert(0, _PLUGINS)
 
-import vllm_progress  # noqa: E402  pylint: disable=wrong-import-position
+from module_utils import vllm_progress  # noqa: E402  pylint: disable=wrong-import-position
 
 
 def _text(msg):
