@@ -15,7 +15,7 @@ first run makes them from PyPI: about 150 s). The whole file: 28 s.
 
 Sanity tests not run (SKIPPED_SANITY), each for a reason an ignore entry cannot carry: ansible-lint's
 production profile (its ``sanity`` rule) permits only a few ignore kinds, none of these:
-- pep8: the doctor's rule table (data in vllm_doctor.py) holds regexes longer than 160 characters;
+- pep8: the doctor's rule table (data in vllm_doctor_rules.py) holds regexes longer than 160 characters;
 - pylint: ``_`` as a throwaway name (20 places), sys.exit in the launcher (a script on the host);
 - replace-urlopen: vllm_readiness uses urllib, as the plain scripts that share it must.
 """
