@@ -103,6 +103,7 @@ def role_context(plan, host, variables=None, model=None):
     model.setdefault("path", "%s/builtin-tiny-llama" % context["vllm_model_store"].rstrip("/"))
     model.setdefault("config", BUILTIN_MODEL_CONFIG)
     model.setdefault("size_bytes", BUILTIN_MODEL_BYTES)
+    model.setdefault("weights_bytes", model["size_bytes"])
     context.setdefault("ansible_managed", ANSIBLE_MANAGED)
     context.setdefault("vllm_host", host)
     context.setdefault("vllm_preflight_plan", {"backend": plan["backend"],
@@ -124,7 +125,7 @@ def role_context(plan, host, variables=None, model=None):
     context["__vllm_service_computed"] = filters["vllm_service_options"](
         model["config"], plan["backend"], context["vllm_host"], context["__vllm_service_served_name"],
         context["vllm_service_host"], context["vllm_service_port"], context["vllm_service_options"],
-        int(model["size_bytes"]), context["__vllm_service_tls_files"])
+        int(model["weights_bytes"]), context["__vllm_service_tls_files"])
     context["__vllm_service_environment"] = filters["vllm_service_env"](
         plan["backend"], context["vllm_host"], context["vllm_service_env"],
         context["vllm_service_state_dir"])
