@@ -194,13 +194,15 @@ def mode_text(path):
 
 
 def input_errors(variables):
-    """The preflight's checks of the service's variables given (vllm_validate), plus the
-    exposure rule, with the defaults for what is not given."""
-    from . import vllm_validate
+    """The preflight's checks of the service's variables given: their types and choices (the
+    service role's argument spec, vllm_argspec) and vllm_validate's, the exposure rule with them,
+    with the defaults for what is not given."""
+    from . import vllm_argspec, vllm_validate
     values = role_defaults()
     values.update(variables or {})
     checked = dict((k, v) for k, v in values.items() if k.startswith(("vllm_service_", "vllm_model_name")))
-    return vllm_validate.validate_inputs(checked)
+    spec = vllm_argspec.spec_options([_load_yaml(os.path.join(ROLE, "meta", "argument_specs.yml"))])
+    return vllm_argspec.merge_errors(vllm_argspec.check(spec, checked), vllm_validate.validate_inputs(checked))
 
 
 def render(plan, gpu, dest, variables=None, wsl=False, managers=MANAGERS,

@@ -114,13 +114,15 @@ def test_a_playbook_uses_the_installed_roles_modules_and_filters_by_fqcn(install
 
     - name: The role's fact, the module's result and a filter's refusal of bad input
       vars:
-        errors: "{{ {'vllm_install_backend': 'rocm'} | vllm_ops.workstation.vllm_input_errors }}"
+        # a range (vllm_validate); a choice like the backend's is the argument spec's, checked
+        # by the preflight's validate_argument_spec task
+        errors: "{{ {'vllm_service_port': 70000} | vllm_ops.workstation.vllm_input_errors }}"
       ansible.builtin.assert:
         that:
           - vllm_host.cpus | int > 0
           - facts.ansible_facts.vllm_host.cpus == vllm_host.cpus
           - errors | length == 1
-          - "'rocm' in errors[0]"
+          - "'70000' in errors[0]"
         quiet: true
 """)
     proc = _run([PLAYBOOK, "-i", "hosts.yml", "play.yml", "--check"], work, env)
