@@ -218,7 +218,25 @@ _WEIGHT_KEYERROR_RE = re.compile(r"^KeyError: '((?:[\w]+\.)+(?:weight|bias|qweig
 _BNB_TENSOR_RE = re.compile(r"\.(?:absmax|quant_map|nested_\w+|bitsandbytes__\w+|quant_state\.\w+)$")
 # a dotted module whose first part imports (a wrapper importing a submodule its dependency lacks)
 _DEP_SUBMODULE_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module named '([A-Za-z_]\w*)\.([\w.]+)'")
+# a top-level package that is missing (no dot: not a submodule of an installed package)
+_DEP_MISSING_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module named '([A-Za-z_]\w*)'$")
+# a call into another package with a keyword it does not take, raised where neither side is vLLM
+_DEP_KWARG_RE = re.compile(r"^TypeError: ([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+_SITE_PACKAGE_RE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)[/\\]")
 _HUB_CALL_RE = re.compile(r"\b(?:hf_hub_download|snapshot_download|model_info|list_repo_files)\(")
+
+
+def _third_party_call(lines, pos, frames):
+    """Whether the innermost frame above ``lines[pos]`` is another package's code, not vLLM's nor the
+    user's: a file under site-/dist-packages, or a module's import-time code (``in <module>``) reached
+    through vLLM's own imports."""
+    path, code = frames[0]
+    if _VLLM_PATH_RE.search(path) or re.search(r"\bvllm\b", code):
+        return False
+    if _SITE_PACKAGE_RE.search(path):
+        return True
+    innermost = next((l.text for l in reversed(lines[max(0, pos - 8):pos]) if _FRAME_PATH_RE.match(l.text)), "")
+    return innermost.rstrip().endswith("in <module>") and any(_VLLM_PATH_RE.search(p) for p, _ in frames[1:])
 
 
 def _caller_findings(lines, findings):
@@ -265,6 +283,21 @@ def _caller_findings(lines, findings):
                     r"[/\\]%s[/\\]" % re.escape(top), importer):
                 out.append(Finding("engine_core_generic", SPECIFIC, line, "wrapper_dependency_version_mismatch",
                                    match, "error"))
+            continue
+        match = _DEP_MISSING_RE.match(text)
+        if match and line.idx not in known and match.group(1) != "vllm":
+            # a package vLLM's own code (or a package vLLM imports) needs is not in the venv: the
+            # traceback passes through vLLM's files (seen on an H200: flashinfer, tvm_ffi)
+            if any(_VLLM_PATH_RE.search(path) for path, _ in _frames_above(lines, pos, limit=60)):
+                out.append(Finding("engine_core_generic", SPECIFIC, line, "vllm_dependency_missing", match, "error"))
+            continue
+        match = _DEP_KWARG_RE.match(text)
+        if match and line.idx not in known:
+            # one third-party package calls another with a keyword it lacks: releases that do not fit
+            # (seen on an H200: xgrammar 0.2.9 calling an apache-tvm-ffi 0.1.9)
+            frames = _frames_above(lines, pos, limit=60)
+            if frames and _third_party_call(lines, pos, frames):
+                out.append(Finding("engine_core_generic", SPECIFIC, line, "dependency_call_mismatch", match, "error"))
             continue
         finding = known.get(line.idx)
         if finding is not None and finding.rule == "local_path_not_found":

@@ -751,6 +751,19 @@ def _fix_generic_cause(finding, facts, text):
                 "in place, a vllm/ source tree or a stale build shadowing the wheel). Reinstall vLLM in a clean venv "
                 "(vllm_install_version, a patch release where the packaging is fixed), and start it from a directory "
                 "that holds no vllm/ source checkout." % module)
+    if finding.rule == "vllm_dependency_missing":
+        return ("vLLM (or a package it imports) needs the package '%s', which is not installed in the venv vLLM "
+                "runs from: the install is incomplete (installed with --no-deps or by hand, an install that was "
+                "cut off, a package removed afterwards). Run the playbook again: vllm_install checks the venv "
+                "against its lock file and reinstalls every locked package when one is missing; "
+                "vllm_python_rebuild: true builds a fresh release venv beside it." % (_first_group(match) or "?"))
+    if finding.rule == "dependency_call_mismatch":
+        func, keyword = _two_groups(match, ("a function", "?"))
+        return ("Two packages in vLLM's environment are of releases that do not fit each other: one calls %s() "
+                "of another with the keyword '%s', which the installed release of that one does not take. Install "
+                "the pair the installed vLLM's requirements pin (run the playbook again: vllm_install syncs the "
+                "venv to its lock file, vllm_python_rebuild: true builds a fresh one); an unpinned upgrade of one "
+                "package is what brings such pairs together." % (func, keyword))
     if finding.rule == "torch_compile_graph_error":
         return ("torch.compile failed on the model graph while vLLM compiled it at start (a torch/vLLM compile bug "
                 "for this model or quantization, often a regression of a new release). Set %s (no torch.compile and "
@@ -786,6 +799,11 @@ def _fix_generic_cause(finding, facts, text):
 # first column, then the text (its lines joined with a space). Looked up before the category's
 # fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
 _FIXED_TABLE = r"""
+tensor_parallel_config duplicate_gpu
+    Two ranks of one tensor- or pipeline-parallel group ended up on the same GPU, which NCCL refuses:
+    each rank needs a GPU of its own. Set tensor_parallel_size (times pipeline_parallel_size) in
+    vllm_service_options to at most the GPUs the server can see, make CUDA_VISIBLE_DEVICES (in
+    vllm_service_env) list each GPU once, and give servers that share a host different GPUs.
 engine_core_generic dependency_version_mismatch
     Two packages in vLLM's environment are of releases that do not fit each other: the installed kernels
     (0.15 or newer) requires a version or revision on every LayerRepository, and the installed

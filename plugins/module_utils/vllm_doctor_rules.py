@@ -177,6 +177,10 @@ no_gpu_visible cuda_driver_mismatch SPECIFIC
     No platform detected, vLLM is running on UnspecifiedPlatform
 # torch.device("") of that unspecified platform's empty device type, where the engine is created
     Device string must not be empty
+# torch/cuda/__init__.py _lazy_init: the driver answered and counted no device for this process
+# (CUDA_VISIBLE_DEVICES empty or naming no GPU of the host, a container started without its GPUs);
+# seen on an H200 with CUDA_VISIBLE_DEVICES= and with a UUID of no GPU there
+    No CUDA GPUs are available
 # vllm/config (_check_valid_dtype / platforms/cuda.py): bfloat16 needs compute capability 8.0
 # the same message's second half, where only the tail was pasted or kept
 dtype_unsupported_on_gpu cuda_driver_mismatch CERTAIN
@@ -269,7 +273,6 @@ no_driver cuda_driver_mismatch LIKELY
     NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver
     libcuda\.so(?:\.1)?: cannot open shared object file
     libcuda\.so cannot found
-    No CUDA GPUs are available
     CUDA driver initialization failed
     libnvidia-ml\.so(?:\.1)?: cannot open
     NVML Shared Library Not Found
@@ -538,6 +541,10 @@ gpus_exceed tensor_parallel_config CERTAIN
     Placement group bundle cannot have more than
 tp_generic tensor_parallel_config LIKELY
     tensor[-_ ]parallel[-_ ]size\W{0,3}\d*\)?.{0,40}(?:exceeds?|is larger than|is greater than|cannot divide|must divide|not divisible|more than the number)
+# NCCL init.cc (ncclInvalidUsage): two ranks of one communicator on one GPU (a GPU listed twice, a
+# tensor/pipeline-parallel size over the GPUs each rank can see, two servers pinned to one GPU)
+duplicate_gpu tensor_parallel_config SPECIFIC
+    Duplicate GPU detected\s*:\s*rank (\d+) and rank (\d+) both on CUDA device (\w+)
 invalid_ordinal tensor_parallel_config LIKELY
     invalid device ordinal
     CUDA_VISIBLE_DEVICES.*(?:fewer|less) than
