@@ -223,6 +223,7 @@ _DEP_MISSING_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module n
 # a call into another package with a keyword it does not take, raised where neither side is vLLM
 _DEP_KWARG_RE = re.compile(r"^TypeError: ([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
 _SITE_PACKAGE_RE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)[/\\]")
+_NIXL_RE = re.compile(r"nixl_handshake|nixl_connector|NIXL_SIDE_CHANNEL", re.I)
 _HUB_CALL_RE = re.compile(r"\b(?:hf_hub_download|snapshot_download|model_info|list_repo_files)\(")
 
 
@@ -290,6 +291,12 @@ def _caller_findings(lines, findings):
             # traceback passes through vLLM's files (seen on an H200: flashinfer, tvm_ffi)
             if any(_VLLM_PATH_RE.search(path) for path, _ in _frames_above(lines, pos, limit=60)):
                 out.append(Finding("engine_core_generic", SPECIFIC, line, "vllm_dependency_missing", match, "error"))
+            continue
+        if "Cannot assign requested address" in text and line.idx not in known and any(
+                _NIXL_RE.search(l.text) for l in lines[max(0, pos - 30):pos + 30]):
+            # the NIXL handshake listener binds VLLM_NIXL_SIDE_CHANNEL_HOST: an address of another node
+            out.append(Finding("tensor_parallel_config", SPECIFIC, line, "nixl_side_channel_host_wrong_node",
+                               None, "error"))
             continue
         match = _DEP_KWARG_RE.match(text)
         if match and line.idx not in known:

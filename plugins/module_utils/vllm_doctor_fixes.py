@@ -668,6 +668,11 @@ engine_core_generic v1_engine_unsupported
 # Fixes of engine_core_generic causes chosen by a word of the finding's line, in _FIXED_TABLE's form
 # with that word (a regex, \s for a space) after the rule: the first that matches is the fix.
 _WORDED_FIXES = _read_fixed(r"""
+vllm_release_bug (?:StreamCapture|stream\sis\scapturing)
+    A kernel ran an operation that is not allowed while vLLM captured its CUDA graphs (a sync or an
+    allocation inside the captured region): a bug of this vLLM release for this model, GPU or
+    parallel setup, not of the setup. Set vllm_service_options {enforce_eager: true} (no CUDA graphs;
+    slower decoding), or move vllm_install_version to the release before or a fixed one.
 vllm_release_bug ray\.init\stwice
     Ray was already initialised in this process when vLLM called ray.init() again: some vLLM releases
     (the Ray executor on ROCm/XPU, late 2024) call ray.init("auto") without ignore_reinit_error when the
@@ -799,6 +804,28 @@ def _fix_generic_cause(finding, facts, text):
 # first column, then the text (its lines joined with a space). Looked up before the category's
 # fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
 _FIXED_TABLE = r"""
+tensor_parallel_config multinode_mp_executor_cross_host
+    A worker could not open a multiprocessing semaphore of the process that started it: that
+    semaphore lives in /dev/shm of another host (or another container). The multiproc executor
+    (distributed_executor_backend: mp, the default of recent releases) runs all ranks on one host;
+    for tensor or pipeline parallelism over several hosts set vllm_service_options
+    {distributed_executor_backend: ray} with a Ray cluster over the nodes (or the release's native
+    multi-node options: nnodes, node_rank, master_addr), or keep tensor_parallel_size within one host.
+tensor_parallel_config nixl_side_channel_host_wrong_node
+    The NIXL KV connector's handshake listener could not bind its address: it was handed an IP of
+    another node (VLLM_NIXL_SIDE_CHANNEL_HOST computed on the head and passed to every worker, or set
+    once for all nodes). Set VLLM_NIXL_SIDE_CHANNEL_HOST (vllm_service_env) per node to that node's
+    own address, or leave it unset so each worker takes its own.
+engine_core_generic kv_connector_lib_missing
+    The KV connector set in kv_transfer_config (NIXL, LMCache, Mooncake) needs its library, which is
+    not installed in the environment vLLM runs in. Install it into the service venv (the release the
+    vLLM release's docs name; NIXL also needs UCX), use the image built with it, or drop
+    kv_transfer_config from vllm_service_options to serve without disaggregated prefill.
+cuda_driver_mismatch cpu_isa_missing
+    A native library in vLLM's environment was built for CPU instructions (AVX and newer) this machine
+    does not offer: a VM whose CPU model hides them (Proxmox/KVM's default kvm64 or qemu64), or an old
+    CPU. Give the VM the host's CPU model (cpu: host, or a model with AVX2), or run on a machine whose
+    CPU has them; a library built without them is the other way out.
 tensor_parallel_config duplicate_gpu
     Two ranks of one tensor- or pipeline-parallel group ended up on the same GPU, which NCCL refuses:
     each rank needs a GPU of its own. Set tensor_parallel_size (times pipeline_parallel_size) in

@@ -195,6 +195,10 @@ compiler_missing cuda_driver_mismatch SPECIFIC
     CUDA_HOME environment variable is not set
     error: command '(?:gcc|cc|c\+\+|x86_64-linux-gnu-gcc)' failed
     gcc: (?:command )?not found
+# a compiler the runtime execs (Triton's launcher build, a JIT) is absent at the path it was given
+# (a bundle that ships a compiler driver without the binary it execs)
+    could not exec \S*?(clang|gcc|g\+\+|cc|nvcc|hipcc|ld)(?:-[\d.]+)?: No such file or directory
+    (?:clang|g\+\+|c\+\+|hipcc)(?:-[\d.]+)?: (?:command )?not found
 # vllm._C links libtorch_cuda.so: a CPU-only torch installed over the CUDA one has no such library
 torch_cpu_build cuda_driver_mismatch 60
     Torch not compiled with CUDA enabled
@@ -212,6 +216,9 @@ attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
 # flash_attn's own check, vLLM's FlashInfer backend (sm75 and newer), and XFormers asked for a model that
 # needs logits soft capping (Gemma 2) on a GPU too old for the backends that have it
     FlashAttention only supports Ampere GPUs or newer
+# vllm/platforms (get_attn_backend_cls): no attention backend of the release runs this model's
+# attention (head size, dtype, sparse MLA ...) on this GPU; the message lists each backend's reason
+    No valid attention backend found
     FlashInfer requires GPUs with sm\d+ or higher
     XFormers does not support attention logits soft capping
 # vllm/v1/attention/backends/flash_attn.py FlashAttentionImpl: attention sinks (gpt-oss, some newer
@@ -237,9 +244,18 @@ container_req cuda_driver_mismatch CERTAIN
 no_kernel_image cuda_driver_mismatch SPECIFIC
     no kernel image is available for execution on the device
     device kernel image is invalid
+# a kernel library's own architecture guard (CUTLASS kernels built for one SM, DeepGEMM's recipe
+# table): the GPU's architecture is not one it was built or tuned for
+    This kernel only supports (sm_?\d+a?)
+    deep_?gemm\S*: Unknown recipe
+    Assertion error \(\S*deep_?gemm\S*\): Unknown recipe
 # ptxas (Triton's JIT, nvcc) of a CUDA toolkit older than the GPU's architecture
     Value '(sm_\d+a?)' is not defined for option 'gpu-name'
     sm_\d+ is not compatible with the current PyTorch installation
+# a native library built for CPU instructions this machine lacks (a VM that hides AVX, an old CPU)
+cpu_isa_missing cuda_driver_mismatch SPECIFIC
+    (?:library )?was compiled with (avx\w*|sse\w*|fma) but (?:the )?CPU does not support it
+    CPU does not support (AVX\w*)\b.{0,40}(?:required|needed)
 cudart_missing cuda_driver_mismatch SPECIFIC
     libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
     libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file
@@ -562,12 +578,20 @@ nccl_network tensor_parallel_config SPECIFIC
     NCCL error[^\n]*remote process exited or there was a network error
     ncclRemoteError
     DistNetworkError: .*(?:Connection (?:refused|reset)|timed out)
+# a multiprocessing semaphore handed to a process that cannot open it: its /dev/shm segment is on
+# another host (multi-node tensor parallelism on the multiproc executor, which needs one host; Ray or
+# the native multi-node options span hosts) or in another container's /dev/shm
+multinode_mp_executor_cross_host tensor_parallel_config LIKELY
+    SemLock\._rebuild\(
 # vllm/config (ModelConfig.verify_with_parallel_config): pipeline_parallel_size > 1 for a model class
 # that does not implement SupportsPP (or a draft model that does not)
 pp_unsupported tensor_parallel_config CERTAIN
     Pipeline parallelism is not supported for this model
 nccl_network tensor_parallel_config SPECIFIC
     Gloo connectFullMesh failed
+# gloo/transport/tcp/device.cc: GLOO_SOCKET_IFNAME names an interface with no address here (a name
+# that does not exist on this host, or NCCL's ^exclusion syntax, which Gloo takes as a name)
+    Unable to find address for:? (\S+)
     gloo/transport/tcp/pair\.cc:\d+\].*(?:Connection refused|timed out|no error)
 # vllm/distributed/parallel_state.py initialize_model_parallel: vLLM built inside a torch.distributed
 # world it did not start (torchrun, a trainer's colocated engine, the external_launcher backend)
@@ -774,6 +798,16 @@ vllm_release_bug engine_core_generic 65
 vllm_release_bug engine_core_generic LIKELY
     Maybe you called ray\.init twice by accident
     module 'ray' has no attribute '(\w+)'
+# CUDA graph capture hit an operation that may not run while a stream is captured (a kernel of the
+# release that syncs or allocates during capture): the release's bug, eager mode avoids it
+vllm_release_bug engine_core_generic LIKELY
+    cudaErrorStreamCaptureUnsupported
+    operation not permitted when stream is capturing
+# vllm/distributed/kv_transfer (nixl_connector, lmcache, mooncake): the KV connector asked for by
+# kv_transfer_config needs its library, which this environment lacks
+kv_connector_lib_missing engine_core_generic SPECIFIC
+    NIXL is not available
+    (?:LMCache|Mooncake|nixl|lmcache|mooncake)\w* is not (?:available|installed)
 # vllm/model_executor/layers/quantization/kv_cache.py: kv_cache_dtype fp8 with a checkpoint whose KV
 # scales are missing or not per-tensor (releases before the default scale of 1.0)
 vllm_release_bug engine_core_generic SPECIFIC
