@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # One prepared GPU check: the project's GPU code on a real NVIDIA GPU (see scripts/gpu-check),
 # the preflight of site.yml in check mode through Ansible, and real torch/NCCL failures for the doctor.
 export PYTHONUNBUFFERED=1

@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # vLLM 0.25.1 (cu130, PyPI; torch 2.11.0+cu130 is the machine's own) serving the project's builtin
 # tiny model on the real GPU, with the options file and environment scripts/plan --render writes
 # for this host (the vllm_service role's own templates and filters).
