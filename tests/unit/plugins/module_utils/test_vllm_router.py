@@ -104,7 +104,7 @@ def _config(tmp_path):
     servers = r.backends(["ws-01", "ws-02"], HOSTVARS, "router-1")
     nodes = r.node_targets(["ws-01", "ws-02"], HOSTVARS, 9100)
     settings = {"scrape_interval": "15s", "rule_files": [str(tmp_path / "vllm.rules.yml")],
-                "ca_file": "/etc/prometheus/vllm-ca.pem"}
+                "ca_file": "/etc/prometheus/vllm-ca.pem", "ca_given": True}
     return r.scrape_config(servers, nodes, [{"name": "rt", "target": "10.0.0.5:29000"}], settings)
 
 
@@ -117,6 +117,10 @@ def test_scrape_config_jobs(tmp_path):
     assert jobs["vllm_tls"]["tls_config"] == {"ca_file": "/etc/prometheus/vllm-ca.pem"}
     # vLLM guards /v1 only: /metrics needs no key, so the config holds no secret
     assert "authorization" not in yaml.safe_dump(config)
+    plain = r.scrape_config(r.backends(["ws-02"], HOSTVARS), [], [], {"scrape_interval": "15s",
+                            "ca_file": "/etc/prometheus/vllm-ca.pem", "ca_given": False})
+    assert "tls_config" not in plain["scrape_configs"][0]
+    assert plain["rule_files"] == []
 
 
 def test_gate_textfile():
@@ -212,3 +216,13 @@ def test_promtool_alerts_fire(tmp_path):
     tests = _write(tmp_path / "vllm.rules.test.yml", ALERT_TESTS)
     done = _promtool("test", "rules", os.path.basename(tests), cwd=str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_role_pins_the_release_of_the_compat_table():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+    with open(os.path.join(root, "data", "vllm_compat.yml")) as handle:
+        table = yaml.safe_load(handle)
+    with open(os.path.join(root, "roles", "vllm_router", "defaults", "main.yml")) as handle:
+        defaults = yaml.safe_load(handle)
+    assert defaults["vllm_router_version"] == table["router"]["version"]
+    assert table["router"]["wheel"].startswith("vllm_router-%s-" % table["router"]["version"])
