@@ -215,7 +215,8 @@ def scrape_config(servers, nodes, routers, settings):
     ``servers``: ``backends``' result (vLLM's /metrics needs no API key: vLLM guards only /v1,
     /v2, /inference and /cohere); ``nodes``: ``[{name, target}]`` of every node exporter;
     ``routers``: ``[{name, target}]`` of the routers' Prometheus ports; ``settings``:
-    scrape_interval, rule_files, ca_file (for https servers; empty: the system's CAs).
+    scrape_interval, rule_files, ca_file and ca_given (https servers are checked against ca_file
+    when ca_given, else against the system's CAs).
     """
     jobs = []
     by_scheme = {}
@@ -224,7 +225,7 @@ def scrape_config(servers, nodes, routers, settings):
     for scheme in sorted(by_scheme):
         job = {"job_name": "vllm" if scheme == "http" else "vllm_tls", "scheme": scheme,
                "metrics_path": "/metrics", "static_configs": _static(by_scheme[scheme])}
-        if scheme == "https" and settings.get("ca_file"):
+        if scheme == "https" and settings.get("ca_given") and settings.get("ca_file"):
             job["tls_config"] = {"ca_file": settings["ca_file"]}
         jobs.append(job)
     if nodes:
