@@ -56,12 +56,13 @@ description:
     C(vllm_summary_next_steps), C(vllm_summary_state), C(vllm_cuda_note), C(vllm_summary_tail),
     C(vllm_model_revision_note); C(vllm_wsl_windows_ram) the Windows RAM the WSL sizing uses,
     C(vllm_wsl_notices) what the WSL role tells the user.
-  - The router and the monitor (vllm_router): C(vllm_router_backends) the servers as the router
+  - The router and the monitor (vllm_router) - C(vllm_router_backends) the servers as the router
     reaches them, C(vllm_router_argv) its command line, C(vllm_router_input_errors) and
     C(vllm_monitor_input_errors) their input checks, C(vllm_node_targets) and
     C(vllm_router_targets) what Prometheus scrapes besides the servers, C(vllm_prometheus_config)
     and C(vllm_prometheus_rules) its configuration and alert rules, C(vllm_gate_textfile) the
-    readiness gate's result as a node-exporter textfile metric.
+    readiness gate's result as a node-exporter textfile metric; C(vllm_local_url) the URL a
+    service is reached at from its own host (a wildcard bind address on loopback).
 """
 
 try:  # Ansible: the collection's module_utils (a checkout is the collection too: scripts/bootstrap)
@@ -341,6 +342,7 @@ class FilterModule(object):
             "vllm_exec_line": vllm_exec_line,
             "vllm_service_url": vllm_service_url,
             "vllm_service_warnings": vllm_service_warnings,
+            "vllm_local_url": vllm_readiness.base_url,
             "vllm_router_backends": vllm_router_backends,
             "vllm_router_argv": vllm_router.router_argv,
             "vllm_router_input_errors": vllm_router.router_input_errors,
