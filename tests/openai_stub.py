@@ -7,9 +7,12 @@ the body asks for ``"stream": true``) and ``GET /metrics`` (a few of vLLM's gaug
 key, the ``/v1`` endpoints want ``Authorization: Bearer <key>`` (401 otherwise) and ``/health``
 and ``/metrics`` do not, as vLLM's own check does. Every completion names the stub
 (``"backend": name`` and the text ``"from <name>"``), so a test can count which backend answered;
-``requests`` keeps (path, Authorization header) of each request. Nothing but loopback is bound.
+``requests`` keeps (path, Authorization header) of each request; ``stop()`` closes the port and
+the open keep-alive connections (a proxy's pooled connection must not outlive the server).
+Nothing but loopback is bound.
 """
 import json
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -21,6 +24,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):  # quiet: pytest shows the assertion, not the access log
         pass
+
+    def setup(self):
+        super().setup()
+        with self.server.stub.lock:
+            self.server.stub.connections.add(self.connection)
+
+    def finish(self):
+        with self.server.stub.lock:
+            self.server.stub.connections.discard(self.connection)
+        super().finish()
 
     @property
     def stub(self):
@@ -113,6 +126,7 @@ class OpenAIStub:
         self.name = name
         self.api_key = api_key
         self.requests = []
+        self.connections = set()
         self.lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", port), _Handler)
         self._server.daemon_threads = True
@@ -130,10 +144,18 @@ class OpenAIStub:
         return self
 
     def stop(self):
+        """Close the port and every open (keep-alive) connection: the server is gone."""
         if self._thread is not None:
             self._server.shutdown()
             self._thread = None
         self._server.server_close()
+        with self.lock:
+            connections = list(self.connections)
+        for conn in connections:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def completions(self):
         """How many completion requests reached this stub."""

@@ -6,7 +6,8 @@ renders (vllm_router.router_argv). Every server wants the fleet's API key on /v1
 Proved here: requests through the router are answered and every server answers some; streaming
 passes through; the key is required (vllm-router passes the client's Authorization header through,
 the servers check it); a stopped server is taken out by the health check and requests still
-succeed. Every loop is bounded in count and time; all traffic goes to 127.0.0.1.
+succeed (the router's /readiness counts it out, /health answers 503 naming it). Every loop is
+bounded in count and time; all traffic goes to 127.0.0.1.
 """
 import json
 import os
@@ -155,15 +156,22 @@ def test_the_api_key_is_required(fleet):
 def test_a_stopped_server_is_taken_out_and_requests_still_succeed(fleet):
     stopped = fleet.stubs[1]
     stopped.stop()
-    # health checks every second, one failure takes a server out: within a bounded wait every
-    # request is answered, by the two others only
+    # health checks every second, one failure takes a server out: the router's /readiness
+    # counts two healthy servers and /health (503) names the stopped one, within a bounded wait
     deadline = time.monotonic() + 30
-    streak = []
-    for _ in range(200):
-        if time.monotonic() > deadline or len(streak) >= 12:
+    readiness = {}
+    for _ in range(60):
+        status, body = _request(fleet.url + "/readiness", key=None, timeout=2)
+        readiness = json.loads(body) if status == 200 else {}
+        if readiness.get("healthy_workers") == 2 or time.monotonic() > deadline:
             break
-        status, body = fleet.complete()
-        streak = streak + [_backend(body)] if status == 200 else []
-        time.sleep(0.1)
-    assert len(streak) >= 12, "no 12 successes in a row within 30 s:\n" + fleet.log.read_text()[-3000:]
-    assert set(streak) == {"s0", "s2"}
+        time.sleep(0.5)
+    assert readiness == {"status": "ready", "healthy_workers": 2, "total_workers": 3}, fleet.log.read_text()[-3000:]
+    status, body = _request(fleet.url + "/health", key=None)
+    assert status == 503 and stopped.url.encode() in body
+    answered = []
+    for i in range(12):
+        status, body = fleet.complete("after %d" % i)
+        assert status == 200, body
+        answered.append(_backend(body))
+    assert set(answered) == {"s0", "s2"}
