@@ -104,14 +104,38 @@ def router_argv(venv, settings, servers):
     return argv
 
 
+def _as_int(value):
+    """An int, or a string of digits (extra vars are strings); None otherwise."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _as_fraction(value):
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _truthy(value):
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"))
+
+
 def _port_error(name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 65535:
+    number = _as_int(value)
+    if number is None or not 1 <= number <= 65535:
         return {"variable": name, "value": value, "accepted": "an integer from 1 to 65535"}
     return None
 
 
 def _positive_error(name, value):
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+    number = _as_int(value)
+    if number is None or number < 1:
         return {"variable": name, "value": value, "accepted": "an integer of at least 1"}
     return None
 
@@ -144,13 +168,13 @@ def router_input_errors(values):
     if not isinstance(version, str) or not _VERSION.fullmatch(version):
         errors.append({"variable": "vllm_router_version", "value": version,
                        "accepted": "an exact release such as 0.1.17 (the version is pinned)"})
-    if values.get("port") == values.get("prometheus_port") and values.get("port") is not None:
+    if _as_int(values.get("port")) == _as_int(values.get("prometheus_port")) and _as_int(values.get("port")):
         errors.append({"variable": "vllm_router_prometheus_port", "value": values.get("prometheus_port"),
                        "accepted": "a port other than vllm_router_port"})
     # vllm-router 0.1.17 serves /add_worker, /remove_worker and /list_workers to anyone who
     # reaches its port: beyond loopback that must be a deliberate choice
     host = values.get("host")
-    if isinstance(host, str) and not is_loopback(host) and not values.get("allow_open_admin"):
+    if isinstance(host, str) and not is_loopback(host) and not _truthy(values.get("allow_open_admin")):
         errors.append({"variable": "vllm_router_host", "value": host,
                        "accepted": "a loopback address, or set vllm_router_allow_open_admin: true "
                                    "after closing the router's port to untrusted clients (vllm-router "
@@ -166,9 +190,9 @@ def monitor_input_errors(values):
         if not isinstance(value, str) or not _DURATION.fullmatch(value):
             errors.append({"variable": "vllm_monitor_" + key, "value": value,
                            "accepted": "a Prometheus duration such as 30s, 5m, 1h"})
-    threshold = values.get("kv_cache_threshold")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 < threshold <= 1:
-        errors.append({"variable": "vllm_monitor_kv_cache_threshold", "value": threshold,
+    threshold = _as_fraction(values.get("kv_cache_threshold"))
+    if threshold is None or not 0 < threshold <= 1:
+        errors.append({"variable": "vllm_monitor_kv_cache_threshold", "value": values.get("kv_cache_threshold"),
                        "accepted": "a fraction above 0 and at most 1 (0.9 = 90 %)"})
     return [e for e in errors if e]
 
@@ -242,14 +266,15 @@ def alert_rules(settings):
     """The alert rules (a dict to write as YAML). ``settings``: server_down_for, kv_cache_threshold
     (a fraction: vllm:kv_cache_usage_perc is 0..1, "1 means 100 percent usage"), kv_cache_for,
     waiting_for."""
-    percent = "%g" % (settings["kv_cache_threshold"] * 100)
+    threshold = float(settings["kv_cache_threshold"])
+    percent = "%g" % (threshold * 100)
     rules = [
         {"alert": "VllmServerDown", "expr": 'up{job=~"vllm|vllm_tls"} == 0',
          "for": settings["server_down_for"], "labels": {"severity": "critical"},
          "annotations": {"summary": "vLLM server {{ $labels.instance }} is down",
                          "description": "Prometheus cannot scrape /metrics of {{ $labels.instance }}."}},
         {"alert": "VllmKvCacheFull",
-         "expr": "vllm:kv_cache_usage_perc > %g" % settings["kv_cache_threshold"],
+         "expr": "vllm:kv_cache_usage_perc > %g" % threshold,
          "for": settings["kv_cache_for"], "labels": {"severity": "warning"},
          "annotations": {"summary": "KV cache of {{ $labels.instance }} above %s %%" % percent,
                          "description": "vllm:kv_cache_usage_perc is {{ $value }}: requests will "

@@ -81,10 +81,17 @@ def test_router_input_errors_name_variable_value_and_what_is_accepted():
     same = r.router_input_errors(dict(ROUTER, prometheus_port=30000))
     assert [e["variable"] for e in same] == ["vllm_router_prometheus_port"]
     assert r.router_input_errors(dict(ROUTER, port=True))[0]["variable"] == "vllm_router_port"
+    # extra vars arrive as strings
+    assert r.router_input_errors(dict(ROUTER, port="30001", health_interval="5", host="0.0.0.0",
+                                      allow_open_admin="true")) == []
+    assert [e["variable"] for e in r.router_input_errors(dict(ROUTER, port="70000"))] == ["vllm_router_port"]
 
 
 def test_monitor_input_errors():
     assert r.monitor_input_errors(MONITOR) == []
+    assert r.monitor_input_errors(dict(MONITOR, kv_cache_threshold="0.95", node_exporter_port="9100")) == []
+    assert r.alert_rules(dict(MONITOR, kv_cache_threshold="0.95"))["groups"][0]["rules"][1]["expr"] == \
+        "vllm:kv_cache_usage_perc > 0.95"
     bad = dict(MONITOR, node_exporter_port=0, scrape_interval="15", kv_cache_threshold=90, waiting_for="5 min")
     assert [e["variable"] for e in r.monitor_input_errors(bad)] == [
         "vllm_monitor_node_exporter_port", "vllm_monitor_scrape_interval", "vllm_monitor_waiting_for",
