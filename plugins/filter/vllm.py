@@ -13,7 +13,10 @@ DOCUMENTATION = r"""
 name: vllm
 short_description: vLLM provisioner decisions (input checks, plan, server options, rendering)
 description:
-  - C(vllm_input_errors) returns the list of input errors (variable, value, what is accepted).
+  - C(vllm_input_errors) returns the list of input errors (variable, value, what is accepted),
+    with the errors of the roles' argument specs' check (types and choices) first;
+    C(vllm_spec_options) merges the roles' parsed C(meta/argument_specs.yml) into the one spec
+    that check takes (and whose option names are the inputs the preflight reads).
   - C(vllm_plan) picks Python, backend, torch and vLLM for a host from the compatibility table; a
     release named by C(vllm_python_release) fixes them.
   - C(vllm_model_facts), C(vllm_service_options), C(vllm_service_env) compute the server's options.
@@ -67,15 +70,15 @@ description:
 
 try:  # Ansible: the collection's module_utils (a checkout is the collection too: scripts/bootstrap)
     from ansible_collections.vllm_ops.workstation.plugins.module_utils import (
-        vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan, vllm_readiness,
-        vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
+        vllm_argspec, vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
+        vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 except ImportError:  # plain Python (scripts, tests): the same files as the package module_utils
     _PLUGINS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if _PLUGINS not in sys.path:
         sys.path.insert(0, _PLUGINS)
     from module_utils import (  # type: ignore  # noqa: E402  pylint: disable=import-error
-        vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan, vllm_readiness,
-        vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
+        vllm_argspec, vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
+        vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 
 try:
     from ansible.errors import AnsibleFilterError
@@ -86,9 +89,14 @@ DEFAULT_ADVICE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "data", "vllm_flag_advice.yml")
 
 
-def vllm_input_errors(values, model_source_exists=None, table=None):
-    """Errors in the user's inputs (empty when all is well). ``table`` adds the planner's pins."""
+def vllm_input_errors(values, model_source_exists=None, table=None, spec_messages=None, spec=None):
+    """Errors in the user's inputs (empty when all is well). ``table`` adds the planner's pins;
+    ``spec_messages`` (validate_argument_spec's argument_errors against ``spec``) the types and
+    choices, first."""
     errors = vllm_validate.validate_inputs(dict(values), model_source_exists)
+    if spec_messages:
+        type_errors = vllm_argspec.spec_errors(spec_messages, spec or {}, values)
+        errors = vllm_argspec.merge_errors(type_errors, errors)
     if table is not None:
         pins = {
             "backend": values.get("vllm_install_backend", "auto"),
@@ -319,6 +327,7 @@ class FilterModule(object):
     def filters(self):
         return {
             "vllm_input_errors": vllm_input_errors,
+            "vllm_spec_options": vllm_argspec.spec_options,
             "vllm_host_problems": vllm_validate.host_problems,
             "vllm_plan": vllm_plan_for,
             "vllm_python_provider": vllm_plan.python_provider,

@@ -12,7 +12,7 @@ module_utils files as ``from .vllm_common import ...``, by the filters and scrip
 * ``option_key`` / ``option_flag``: vLLM option names ('--max-model-len', 'max_model_len');
 * ``parse_yaml`` / ``read_yaml``: YAML with PyYAML, JSON (a subset of YAML) without it.
 
-Not imported by the files copied to the hosts alone (vllm_launcher.py, vllm_doctor.py).
+Not imported by the files copied to the hosts alone (vllm_launcher.py, the doctor's vllm_doctor*.py).
 """
 
 from __future__ import absolute_import, division, print_function

@@ -24,11 +24,9 @@ import os
 import struct
 
 from .vllm_common import option_key
-from .vllm_options import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB, MIB,
-                           GPU_UTIL_MAX as GPU_UTIL_CEILING,
-                           GPU_UTIL_VLLM_DEFAULT as GPU_UTIL_DEFAULT,
-                           QUANT_FACTOR, RUNTIME_OVERHEAD_MIB,
-                           kv_bytes_per_token, model_facts)
+from .vllm_options import model_facts
+from .vllm_sizing import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB, MIB, QUANT_FACTOR,
+                          kv_bytes_per_token, sizing_options, size_cpu, size_cuda)
 
 __metaclass__ = type
 
@@ -43,8 +41,6 @@ DTYPE_BITS = {
 MAX_HEADER_BYTES = 100 * 1000 * 1000
 INDEX_FILE = "model.safetensors.index.json"
 BIN_INDEX_FILE = "pytorch_model.bin.index.json"
-# Share of GPU memory vLLM may take at most (GPU_UTIL_CEILING: the planner's own ceiling, it never
-# goes above it) and vLLM's default (GPU_UTIL_DEFAULT): vllm_options's, imported above.
 # Context to judge a "small" KV cache by when the model's own is longer.
 KV_WARN_TOKENS = 4096
 MAX_LISTED = 5
@@ -340,78 +336,81 @@ def _norm(options):
     return dict((option_key(k, dashes=False), v) for k, v in (options or {}).items())
 
 
-def check_fit(weights_bytes, backend, host, config, options=None):
+def _cuda_fit(weights_bytes, host, facts, options, served_name, numbers):
+    """check_fit on a CUDA host: vllm_sizing.size_cuda, the service's own sizing."""
+    errors, warnings = [], []
+    sizing = size_cuda(host, facts, options, weights_bytes, served_name)
+    if sizing["weights_bytes"] is not None:
+        numbers["weights_bytes"] = sizing["weights_bytes"]
+    numbers.update({"gpus": sizing["gpus"], "utilization": sizing["utilization"],
+                    "usable_bytes": sizing["usable_bytes"], "kv_room_bytes": sizing["kv_room_bytes"],
+                    "kv_tokens": sizing["kv_tokens"], "max_model_len": sizing["max_model_len"],
+                    "fits": sizing["fits"]})
+    if sizing["refusal"] is not None:
+        errors.append("this model cannot fit as the service would size it: %s" % sizing["refusal"])
+        return errors, warnings
+    if not sizing["sized"]:
+        warnings.append("GPU memory unknown (nvidia-smi reports none): the weights (%s) were not "
+                        "compared with it" % _size(numbers["weights_bytes"]))
+        return errors, warnings
+    per_token, tokens = sizing["kv_bytes_per_token"], sizing["kv_tokens"]
+    want_tokens = min(numbers["context"], KV_WARN_TOKENS)
+    if per_token and tokens is not None and tokens < want_tokens:
+        used = [g["memory_total_mib"] for g in sizing["gpus_used"]]
+        label = "%d x %s" % (len(used), _gib(min(used) * MIB)) if len(set(used)) == 1 else \
+            " + ".join(_gib(s * MIB) for s in used)
+        warnings.append(
+            "only %s per GPU would remain for the KV cache after the weights (%s per GPU) and the "
+            "runtime on %s GPU at %d%%: about %d tokens at %d bytes/token per GPU, less than one "
+            "%d-token sequence; expect a short max_model_len and few concurrent requests (a quantized "
+            "variant or more GPUs leave more)"
+            % (_size(sizing["kv_usable_bytes"] or 0), _gib(sizing["weights_gpu_bytes"]), label,
+               int(round(sizing["utilization"] * 100)), tokens, per_token, want_tokens))
+    return errors, warnings
+
+
+def check_fit(weights_bytes, backend, host, config, options=None, served_name="the model"):
     """``(errors, warnings, numbers)``: can the weights fit the GPUs (CUDA) or the RAM (CPU)?
 
-    Refuses when the weights cannot fit at all; warns when what is left for the KV cache holds
-    less than one sequence of the model's context (at most ``KV_WARN_TOKENS``). ``host`` is the
+    CUDA: the service's own sizing (vllm_sizing.size_cuda): refused exactly when the service's
+    options would be (the numbers and the ways out), a warning when the KV cache would hold less
+    than one sequence of the model's context (at most ``KV_WARN_TOKENS``). CPU: refused when the
+    RAM cannot hold the weights and a minimal KV cache (vllm_sizing.size_cpu). ``host`` is the
     vllm_host fact, ``options`` the user's vllm_service_options (quantization, tensor parallelism,
-    memory utilisation and a fixed KV cache size change the arithmetic).
+    memory utilisation and a fixed KV cache size change the arithmetic), ``served_name`` the name
+    a refusal calls the model by.
     """
     errors, warnings = [], []
-    options = _norm(options)
+    options = sizing_options(_norm(options))
     facts = model_facts(config or {})
     per_token = kv_bytes_per_token(facts)
     context = int(options.get("max_model_len") or facts.get("max_position_embeddings") or 2048)
     want_tokens = min(context, KV_WARN_TOKENS)
-    factor = QUANT_FACTOR.get(str(options.get("quantization") or ""), 1.0)
-    weights = int(int(weights_bytes or 0) * factor)
-    quant_note = (" (%s on the fly: x%.2f)" % (options["quantization"], factor)) if factor != 1.0 else ""
-    numbers = {"backend": backend, "weights_bytes": weights, "kv_bytes_per_token": per_token,
-               "context": context}
+    numbers = {"backend": backend, "weights_bytes": int(weights_bytes or 0),
+               "kv_bytes_per_token": per_token, "context": context}
     host = host or {}
     if backend == "cuda":
-        gpus = (host.get("gpu") or {}).get("gpus") or []
-        sizes = [g.get("memory_total_mib") for g in gpus]
-        if not gpus or any(not isinstance(s, (int, float)) or s <= 0 for s in sizes):
-            warnings.append("GPU memory unknown (nvidia-smi reports none): the weights (%s) were not "
-                            "compared with it" % _size(weights))
-            return errors, warnings, numbers
-        tp = int(options.get("tensor_parallel_size") or len(gpus))
-        tp = max(1, min(tp, len(gpus)))
-        used = sorted(sizes)[:tp]  # the smallest GPUs bound a tensor-parallel group
-        util_given = options.get("gpu_memory_utilization")
-        ceiling = float(util_given) if util_given else GPU_UTIL_CEILING
-        usable = int(sum(s * MIB * ceiling for s in used) - tp * RUNTIME_OVERHEAD_MIB * MIB)
-        label = "%d x %s" % (tp, _gib(min(used) * MIB)) if len(set(used)) == 1 else \
-            " + ".join(_gib(s * MIB) for s in used)
-        numbers.update({"gpus": tp, "usable_bytes": usable})
-        if weights > usable:
-            errors.append(
-                "the weights need %s%s but the GPU memory vLLM can use is %s (%s GPU, %d%% of it, less %d MiB "
-                "each for the CUDA runtime): this model cannot fit; use a quantized variant (AWQ, GPTQ, FP8), "
-                "more GPUs (vllm_service_options.tensor_parallel_size) or a smaller model"
-                % (_gib(weights), quant_note, _gib(max(usable, 0)), label, int(ceiling * 100),
-                   RUNTIME_OVERHEAD_MIB))
-            return errors, warnings, numbers
-        util = float(util_given) if util_given else GPU_UTIL_DEFAULT
-        kv_room = int(sum(s * MIB * util for s in used) - tp * RUNTIME_OVERHEAD_MIB * MIB) - weights
-        numbers["kv_room_bytes"] = kv_room
-        if per_token and kv_room < per_token * want_tokens:
-            tokens = max(kv_room, 0) // per_token
-            warnings.append(
-                "only %s would remain for the KV cache after the weights (%s%s) on %s GPU at %d%%: about %d "
-                "tokens at %d bytes/token, less than one %d-token sequence; expect a short max_model_len "
-                "and few concurrent requests (a quantized variant or more GPUs leave more)"
-                % (_size(max(kv_room, 0)), _gib(weights), quant_note, label, int(util * 100), tokens,
-                   per_token, want_tokens))
+        errors, warnings = _cuda_fit(weights_bytes, host, facts, options, served_name, numbers)
         return errors, warnings, numbers
     if backend == "cpu":
+        factor = QUANT_FACTOR.get(str(options.get("quantization") or ""), 1.0)
+        weights = int(int(weights_bytes or 0) * factor)
+        numbers["weights_bytes"] = weights
         ram = int(((host.get("memory") or {}).get("total_mib") or 0) * MIB)
         if not ram:
             warnings.append("RAM size unknown: the weights (%s) were not compared with it" % _size(weights))
             return errors, warnings, numbers
         fixed_kv = options.get("kv_cache_memory_bytes")
-        room = ram - weights - CPU_RAM_RESERVE
-        numbers.update({"ram_bytes": ram, "kv_room_bytes": max(room, 0) // 2})
-        if room < CPU_KV_CACHE_FLOOR:
+        sizing = size_cpu(ram, weights)
+        numbers.update({"ram_bytes": ram, "kv_room_bytes": max(sizing["room_bytes"], 0) // 2})
+        if not sizing["fits"]:
             errors.append(
                 "the weights need %s but the host has %s of RAM, %s of which the OS and vLLM's runtime need: "
                 "this model cannot fit (the CPU backend keeps the weights and the KV cache, at least %d MiB, "
                 "in RAM); use a smaller or quantized model, or a host with more memory"
                 % (_gib(weights), _gib(ram), _gib(CPU_RAM_RESERVE), CPU_KV_CACHE_FLOOR // MIB))
             return errors, warnings, numbers
-        kv = int(fixed_kv) if isinstance(fixed_kv, int) else room // 2
+        kv = int(fixed_kv) if isinstance(fixed_kv, int) else sizing["room_bytes"] // 2
         if isinstance(fixed_kv, int) and weights + kv + CPU_RAM_RESERVE > ram:
             errors.append(
                 "the weights (%s) and the KV cache set in vllm_service_options.kv_cache_memory_bytes (%s) with "
@@ -426,6 +425,27 @@ def check_fit(weights_bytes, backend, host, config, options=None):
     return errors, warnings, numbers
 
 
+def folder_bytes(path):
+    """The folder's size as ``du -sbL`` counts it: the apparent size of every file below it,
+    symbolic links followed (a Hub snapshot links into its blobs), each file and folder once."""
+    total, seen_files, seen_dirs = 0, set(), set()
+    for root, dirs, files in os.walk(path, followlinks=True):
+        real = os.path.realpath(root)
+        if real in seen_dirs:
+            dirs[:] = []
+            continue
+        seen_dirs.add(real)
+        for name in files:
+            try:
+                stat = os.stat(os.path.join(root, name))
+            except OSError:
+                continue  # a dangling link: du -L reports it and counts nothing
+            if (stat.st_dev, stat.st_ino) not in seen_files:
+                seen_files.add((stat.st_dev, stat.st_ino))
+                total += stat.st_size
+    return total
+
+
 def check_model(path, supported_archs=None, backend=None, host=None, options=None, vllm_label="vLLM",
                 transformers_archs=None):
     """Run every check on a model folder. Returns ``{"ok", "errors", "warnings", "facts"}``.
@@ -437,11 +457,12 @@ def check_model(path, supported_archs=None, backend=None, host=None, options=Non
     options = _norm(options)
     errors, warnings = [], []
     facts = {"path": path, "architectures": [], "weights_format": "none", "weight_files": [],
-             "weights_bytes": 0, "tensors": 0}
+             "weights_bytes": 0, "tensors": 0, "folder_bytes": 0}
     if not os.path.isdir(path):
         errors.append("%s is not a folder" % path)
         return {"ok": False, "errors": errors, "warnings": warnings, "facts": facts}
     files = sorted(os.listdir(path))
+    facts["folder_bytes"] = folder_bytes(path)
     config, problems = check_config(path)
     errors.extend(problems)
     if config is not None:
@@ -460,7 +481,7 @@ def check_model(path, supported_archs=None, backend=None, host=None, options=Non
                   "weights_bytes": weights["weights_bytes"], "tensors": weights["tensors"]})
     if backend and not weight_errors and weights["weights_bytes"]:
         fit_errors, fit_warnings, numbers = check_fit(weights["weights_bytes"], backend, host, config or {},
-                                                      options)
+                                                      options, os.path.basename(path.rstrip("/")) or path)
         errors.extend(fit_errors)
         warnings.extend(fit_warnings)
         facts["fit"] = numbers

@@ -103,6 +103,7 @@ def role_context(plan, host, variables=None, model=None):
     model.setdefault("path", "%s/builtin-tiny-llama" % context["vllm_model_store"].rstrip("/"))
     model.setdefault("config", BUILTIN_MODEL_CONFIG)
     model.setdefault("size_bytes", BUILTIN_MODEL_BYTES)
+    model.setdefault("weights_bytes", model["size_bytes"])
     context.setdefault("ansible_managed", ANSIBLE_MANAGED)
     context.setdefault("vllm_host", host)
     context.setdefault("vllm_preflight_plan", {"backend": plan["backend"],
@@ -124,7 +125,7 @@ def role_context(plan, host, variables=None, model=None):
     context["__vllm_service_computed"] = filters["vllm_service_options"](
         model["config"], plan["backend"], context["vllm_host"], context["__vllm_service_served_name"],
         context["vllm_service_host"], context["vllm_service_port"], context["vllm_service_options"],
-        int(model["size_bytes"]), context["__vllm_service_tls_files"])
+        int(model["weights_bytes"]), context["__vllm_service_tls_files"])
     context["__vllm_service_environment"] = filters["vllm_service_env"](
         plan["backend"], context["vllm_host"], context["vllm_service_env"],
         context["vllm_service_state_dir"])
@@ -193,13 +194,15 @@ def mode_text(path):
 
 
 def input_errors(variables):
-    """The preflight's checks of the service's variables given (vllm_validate), plus the
-    exposure rule, with the defaults for what is not given."""
-    from . import vllm_validate
+    """The preflight's checks of the service's variables given: their types and choices (the
+    service role's argument spec, vllm_argspec) and vllm_validate's, the exposure rule with them,
+    with the defaults for what is not given."""
+    from . import vllm_argspec, vllm_validate
     values = role_defaults()
     values.update(variables or {})
     checked = dict((k, v) for k, v in values.items() if k.startswith(("vllm_service_", "vllm_model_name")))
-    return vllm_validate.validate_inputs(checked)
+    spec = vllm_argspec.spec_options([_load_yaml(os.path.join(ROLE, "meta", "argument_specs.yml"))])
+    return vllm_argspec.merge_errors(vllm_argspec.check(spec, checked), vllm_validate.validate_inputs(checked))
 
 
 def render(plan, gpu, dest, variables=None, wsl=False, managers=MANAGERS,

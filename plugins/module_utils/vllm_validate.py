@@ -3,6 +3,11 @@
 
 Each check returns error strings that name the variable, the value given and what is accepted,
 so a user can fix inventory without reading code. Pure standard library.
+
+Types and choices alone (a backend of auto, cpu or cuda; a bool) are the roles'
+meta/argument_specs.yml's, checked in the preflight by validate_argument_spec and worded by
+vllm_argspec; the checks here are those that need meaning: ranges, patterns, paths, values that
+conflict, secrets never shown, the exposure of the server.
 """
 from __future__ import absolute_import, division, print_function
 
@@ -19,7 +24,6 @@ from . import vllm_options as _options
 
 __metaclass__ = type
 
-BACKENDS = ("auto", "cpu", "cuda")
 MODEL_SOURCE_BUILTIN = "builtin"
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _USER_NAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
@@ -39,12 +43,6 @@ SERVED_NAME_ACCEPTED = ("empty (derived from the model) or a name of ASCII lette
 
 def _fmt(value):
     return repr(value) if isinstance(value, str) else str(value)
-
-
-def check_choice(name, value, accepted):
-    if value not in accepted:
-        return ["%s is %s; accepted: %s" % (name, _fmt(value), ", ".join(accepted))]
-    return []
 
 
 def check_port(name, value):
@@ -296,10 +294,17 @@ def is_loopback(host):
     return address.is_loopback or bool(mapped and mapped.is_loopback)
 
 
+# The words Ansible reads as true (ansible.module_utils.parsing.convert_bool): the bool type of
+# the argument spec (vllm_argspec) accepts what Ansible reads, so the exposure rule reads it so too.
+_TRUE_WORDS = ("y", "yes", "on", "1", "true", "t")
+
+
 def _truthy(value):
     if isinstance(value, bool):
         return value
-    return isinstance(value, str) and value.strip().lower() in ("true", "yes", "1")
+    if isinstance(value, (int, float)):
+        return value == 1
+    return isinstance(value, str) and value.strip().lower() in _TRUE_WORDS
 
 
 def check_exposure(host, api_key, allow_unauthenticated=False):
@@ -428,14 +433,6 @@ def check_pattern_serial(name, value):
     return []
 
 
-def check_bool(name, value):
-    if isinstance(value, bool):
-        return []
-    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
-        return []
-    return ["%s is %s; accepted: true or false" % (name, _fmt(value))]
-
-
 def check_int_range(low, high, unit=""):
     """A check for an integer in [low, high]; strings of digits count (extra vars are strings)."""
     def check(name, value):
@@ -483,12 +480,6 @@ def check_wsl_inputs(values):
     """The WSL variables: model relocation (vllm_model) and .wslconfig / wsl.conf (vllm_wsl)."""
     errors = []
 
-    def bool_like(name, value):
-        if isinstance(value, bool) or (isinstance(value, str) and value.strip().lower() in
-                                       ("true", "false", "yes", "no")):
-            return []
-        return ["%s is %s; accepted: true or false" % (name, _fmt(value))]
-
     def fstypes(name, value):
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and _FSTYPE.fullmatch(v)
                                                                  for v in value):
@@ -506,13 +497,8 @@ def check_wsl_inputs(values):
         return [] if value == "" else check_absolute_path(name, value)
 
     checks = [
-        ("vllm_model_relocate", lambda n, v: check_choice(n, v, ("auto", "always", "never"))),
-        ("vllm_model_relocate_mode", lambda n, v: check_choice(n, v, ("copy", "move"))),
-        ("vllm_model_relocate_verify", lambda n, v: check_choice(n, v, ("quick", "full"))),
         ("vllm_model_windows_fstypes", fstypes),
         ("vllm_model_relocate_timeout", timeout),
-        ("vllm_wsl_manage", bool_like),
-        ("vllm_wsl_systemd", bool_like),
         ("vllm_wsl_windows_profile", profile),
         ("vllm_wsl_memory", check_wsl_size),
         ("vllm_wsl_swap", check_wsl_size),
@@ -528,14 +514,13 @@ def check_wsl_inputs(values):
 
 
 def validate_inputs(values, model_source_exists=None):
-    """Validate the public inputs of the service and model roles (install/python: the planner).
+    """Validate the public inputs of the service and model roles (install/python: the planner)
+    beyond their types and choices (the argument specs').
 
     ``values`` maps variable names to values; only those present are checked.
     """
     errors = []
     checks = [
-        ("vllm_install_backend", lambda n, v: check_choice(n, v, BACKENDS)),
-        ("vllm_state", lambda n, v: check_choice(n, v, ("present", "absent"))),
         ("vllm_service_port", check_port),
         ("vllm_service_host", check_host),
         ("vllm_service_ready_timeout", check_int_range(
@@ -546,7 +531,6 @@ def validate_inputs(values, model_source_exists=None):
             1, 1000, " (starts within vllm_service_start_limit_interval before giving up)")),
         ("vllm_service_start_limit_interval", check_int_range(
             1, 86400, " seconds (the window vllm_service_start_limit_burst counts in)")),
-        ("vllm_service_manager", lambda n, v: check_choice(n, v, ("auto", "systemd", "launcher"))),
         ("vllm_install_timeout", check_int_range(60, 86400, " seconds (each uv run of the install)")),
         ("vllm_service_user", lambda n, v: check_pattern(
             n, v, _USER_NAME, "a system user name (lower case letters, digits, _ and -)")),
@@ -555,7 +539,6 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_service_options", check_options),
         ("vllm_service_env", check_env),
         ("vllm_service_api_key", check_secret),
-        ("vllm_service_allow_unauthenticated", check_bool),
         ("vllm_service_hf_token", check_secret),
         ("vllm_model_hf_token", check_secret),
         ("vllm_python_root", check_unit_path),
@@ -564,7 +547,6 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_service_log_dir", check_unit_path),
         ("vllm_service_group", lambda n, v: check_pattern(
             n, v, _USER_NAME, "a system group name (lower case letters, digits, _ and -)")),
-        ("vllm_python_rebuild", check_bool),
         ("vllm_python_keep_releases", check_int_range(2, 100, " (2 or more keeps a release to roll back to)")),
         ("vllm_rollout_serial", check_pattern_serial),
         ("vllm_rollout_max_fail_percentage", check_int_range(0, 100, " (percent of a batch)")),

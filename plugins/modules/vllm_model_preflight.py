@@ -51,7 +51,9 @@ ok: {description: Whether the model passed., returned: always, type: bool}
 errors: {description: "One line per problem, with what to do.", returned: always, type: list}
 warnings_list: {description: What passed with a caveat., returned: always, type: list}
 facts:
-  description: architectures, model_type, weights_format, weight_files, weights_bytes, tensors, fit.
+  description: >-
+    architectures, model_type, weights_format, weight_files, weights_bytes (the model's measured size,
+    which the service sizes with), tensors, folder_bytes (the folder on disk, symlinks followed), fit.
   returned: always
   type: dict
 archs_checked: {description: Whether the architecture list of the installed vLLM was available., returned: always, type: bool}

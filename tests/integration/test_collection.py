@@ -15,7 +15,7 @@ first run makes them from PyPI: about 150 s). The whole file: 28 s.
 
 Sanity tests not run (SKIPPED_SANITY), each for a reason an ignore entry cannot carry: ansible-lint's
 production profile (its ``sanity`` rule) permits only a few ignore kinds, none of these:
-- pep8: the doctor's rule table (data in vllm_doctor.py) holds regexes longer than 160 characters;
+- pep8: the doctor's rule table (data in vllm_doctor_rules.py) holds regexes longer than 160 characters;
 - pylint: ``_`` as a throwaway name (20 places), sys.exit in the launcher (a script on the host);
 - replace-urlopen: vllm_readiness uses urllib, as the plain scripts that share it must.
 """
@@ -114,13 +114,15 @@ def test_a_playbook_uses_the_installed_roles_modules_and_filters_by_fqcn(install
 
     - name: The role's fact, the module's result and a filter's refusal of bad input
       vars:
-        errors: "{{ {'vllm_install_backend': 'rocm'} | vllm_ops.workstation.vllm_input_errors }}"
+        # a range (vllm_validate); a choice like the backend's is the argument spec's, checked
+        # by the preflight's validate_argument_spec task
+        errors: "{{ {'vllm_service_port': 70000} | vllm_ops.workstation.vllm_input_errors }}"
       ansible.builtin.assert:
         that:
           - vllm_host.cpus | int > 0
           - facts.ansible_facts.vllm_host.cpus == vllm_host.cpus
           - errors | length == 1
-          - "'rocm' in errors[0]"
+          - "'70000' in errors[0]"
         quiet: true
 """)
     proc = _run([PLAYBOOK, "-i", "hosts.yml", "play.yml", "--check"], work, env)

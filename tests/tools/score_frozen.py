@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Score the doctor of one git commit on one labelled set of tests/fixtures/logs.
 
-The doctor (plugins/module_utils/vllm_doctor.py) is read with ``git show <commit>:<path>`` into a
-temporary directory and imported from there, so the rules scored are exactly the committed ones,
-whatever the work tree holds. Every ``labels*.tsv`` in tests/fixtures/logs is read; the rows whose
-``set`` column equals ``--set`` are diagnosed. A row counts as correct when the category matches;
-the finer ``cause`` is reported beside it (scored only where the row names one).
+The doctor (plugins/module_utils/vllm_doctor.py and its parts vllm_doctor_*.py) is read with ``git
+show <commit>:<path>`` into a temporary directory and imported from there, so the rules scored are
+exactly the committed ones, whatever the work tree holds. Every ``labels*.tsv`` in
+tests/fixtures/logs is read; the rows whose ``set`` column equals ``--set`` are diagnosed. A row
+counts as correct when the category matches; the finer ``cause`` is reported beside it (scored only
+where the row names one).
 
     python3 tests/tools/score_frozen.py                      # commit 9817e94, set heldout-a
     python3 tests/tools/score_frozen.py --commit HEAD --set heldout-a
@@ -14,8 +15,9 @@ the finer ``cause`` is reported beside it (scored only where the row names one).
 import argparse
 import csv
 import glob
-import importlib.util
+import importlib
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -26,21 +28,36 @@ DOCTOR = "plugins/module_utils/vllm_doctor.py"
 FROZEN = "9817e94"
 
 
-def load_doctor(commit):
-    """Import vllm_doctor.py as it is at ``commit``; a clear error when git cannot show it."""
+def _git_show(commit, path):
     try:
-        source = subprocess.run(["git", "-C", ROOT, "show", "%s:%s" % (commit, DOCTOR)], check=True,
-                                capture_output=True, text=True).stdout
+        return subprocess.run(["git", "-C", ROOT, "show", "%s:%s" % (commit, path)], check=True,
+                              capture_output=True, text=True).stdout
     except subprocess.CalledProcessError as error:
-        sys.exit("score_frozen: git show %s:%s failed: %s" % (commit, DOCTOR, error.stderr.strip()))
+        sys.exit("score_frozen: git show %s:%s failed: %s" % (commit, path, error.stderr.strip()))
+
+
+def load_doctor(commit):
+    """Import the doctor as it is at ``commit``: vllm_doctor.py and its parts beside it there
+    (vllm_doctor_*.py, since it was split), as a package of their own in a temporary directory, so
+    that neither the work tree's parts nor another commit's are imported; a clear error when git
+    cannot show it."""
+    sources = {os.path.basename(DOCTOR): _git_show(commit, DOCTOR)}
+    listed = subprocess.run(["git", "-C", ROOT, "ls-tree", "--name-only", commit, os.path.dirname(DOCTOR) + "/"],
+                            check=True, capture_output=True, text=True).stdout.split()
+    for path in listed:
+        name = os.path.basename(path)
+        if name.startswith("vllm_doctor_") and name.endswith(".py"):
+            sources[name] = _git_show(commit, path)
     tmp = tempfile.mkdtemp(prefix="doctor-%s-" % commit.replace("/", "_"))
-    path = os.path.join(tmp, "vllm_doctor_%s.py" % commit.replace("/", "_").replace("~", "_"))
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(source)
-    spec = importlib.util.spec_from_file_location("vllm_doctor_scored", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    package = tempfile.mkdtemp(prefix="doctor_%s_" % re.sub(r"\W", "_", commit), dir=tmp)
+    for name, source in dict(sources, **{"__init__.py": ""}).items():
+        with open(os.path.join(package, name), "w", encoding="utf-8") as handle:
+            handle.write(source)
+    sys.path.insert(0, tmp)
+    try:
+        return importlib.import_module(os.path.basename(package) + ".vllm_doctor")
+    finally:
+        sys.path.remove(tmp)
 
 
 def rows(wanted_set):

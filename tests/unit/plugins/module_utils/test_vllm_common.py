@@ -1,6 +1,8 @@
 import os
 import re
+import shutil
 import stat
+import subprocess
 import sys
 
 import pytest
@@ -142,13 +144,37 @@ def test_parse_yaml_without_pyyaml_reads_json(monkeypatch):
 
 # --------------------------------------------------------------------------- who imports it
 
-@pytest.mark.parametrize("name", ["vllm_launcher.py", "vllm_doctor.py"])
+# what roles/vllm_service copies beside the launcher on the host (vars/main.yml)
+HOST_FILES = c.read_yaml(os.path.join(MODULE_UTILS, "..", "..", "roles", "vllm_service", "vars",
+                                      "main.yml"))["__vllm_service_lib_files"]
+
+
+def test_the_host_files_are_the_launcher_and_every_part_of_the_doctor():
+    doctor = sorted(n for n in os.listdir(MODULE_UTILS) if n.startswith("vllm_doctor") and n.endswith(".py")
+                    and n != "vllm_doctor_live.py")  # the live facts: scripts/doctor and the module only
+    assert sorted(HOST_FILES) == sorted(["vllm_launcher.py"] + doctor)
+
+
+@pytest.mark.parametrize("name", HOST_FILES)
 def test_files_copied_to_hosts_alone_import_no_project_module(name):
-    """roles/vllm_service copies these two files alone to the host (tasks/launcher.yml,
-    tasks/systemd.yml); tests/tools/score_frozen.py loads vllm_doctor.py alone from a commit."""
+    """roles/vllm_service copies these files alone to the host (tasks/launcher.yml, tasks/systemd.yml),
+    side by side: each may import only the others (by file name there, relatively in the collection);
+    tests/tools/score_frozen.py loads the doctor's parts alone from a commit."""
     with open(os.path.join(MODULE_UTILS, name)) as handle:
         text = handle.read()
     own = set(n[:-3] for n in os.listdir(MODULE_UTILS) if n.endswith(".py"))
-    imported = set(re.findall(r"^\s*(?:import|from)\s+(?:ansible\.module_utils\.)?(\w+)", text, re.M))
-    allowed = {"vllm_doctor"} if name == "vllm_launcher.py" else set()  # installed beside it
+    imported = set(re.findall(r"^\s*(?:import|from)\s+(?:ansible\.module_utils\.|\.)?(\w+)", text, re.M))
+    allowed = set(n[:-3] for n in HOST_FILES if n != name)
     assert imported & own <= allowed
+
+
+def test_the_host_files_alone_in_a_directory_diagnose(tmp_path):
+    """As on a host: the launcher imports the doctor from its own directory, the doctor its parts by
+    file name (no package, nothing else of the project on the path)."""
+    for name in HOST_FILES:
+        shutil.copy(os.path.join(MODULE_UTILS, name), str(tmp_path / name))
+    code = ("import sys; sys.path.insert(0, %r); import vllm_launcher; "
+            "print(vllm_launcher.diagnose_text('RuntimeError: UVA is not available\\n'))" % str(tmp_path))
+    out = subprocess.run([sys.executable, "-I", "-c", code], cwd=str(tmp_path), capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("wsl_specific: RuntimeError: UVA is not available; fix: "), out.stdout

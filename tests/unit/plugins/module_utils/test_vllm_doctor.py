@@ -751,3 +751,29 @@ def test_wrapper_mismatch_fix_names_the_argument_and_the_project_variable():
 def test_shm_fix_says_how_to_grow_dev_shm():
     fix = D.diagnose("Error while creating shared memory segment /dev/shm/nccl-AbCd12 (size 33030528)\n")["fix"]
     assert "--shm-size" in fix and "medium: Memory" in fix and "NCCL_SHM_DISABLE" in fix
+
+
+# --------------------------------------------------------------------------- the parts
+
+PARTS = ["vllm_doctor_text", "vllm_doctor_rules", "vllm_doctor_fixes", "vllm_doctor_adjust", "vllm_doctor"]
+
+
+def test_each_part_imports_only_the_parts_before_it():
+    """text <- rules <- fixes, adjust <- the entry: no cycle, and the fixes do not weigh findings."""
+    allowed = {"vllm_doctor_text": set(), "vllm_doctor_rules": {"vllm_doctor_text"},
+               "vllm_doctor_fixes": {"vllm_doctor_text", "vllm_doctor_rules"},
+               "vllm_doctor_adjust": {"vllm_doctor_text", "vllm_doctor_rules"},
+               "vllm_doctor": set(PARTS[:-1])}
+    for part in PARTS:
+        with open(os.path.join(os.path.dirname(D.__file__), part + ".py"), encoding="utf-8") as handle:
+            imported = set(re.findall(r"^\s*from \.?(vllm_\w+) import", handle.read(), re.M))
+        assert imported == allowed[part], part
+
+
+def test_the_public_names_of_the_parts_stay_importable_from_the_entry():
+    import vllm_doctor_rules
+    import vllm_doctor_text
+    for module in (vllm_doctor_text, vllm_doctor_rules):
+        for name in dir(module):
+            if not name.startswith("_") and name not in ("absolute_import", "division", "print_function", "re"):
+                assert getattr(D, name) is getattr(module, name), name

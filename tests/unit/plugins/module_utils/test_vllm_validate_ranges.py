@@ -121,9 +121,6 @@ def test_install_timeout_range(value):
     assert error.startswith("vllm_install_timeout is ") and "60 to 86400" in error
 
 
-def test_service_manager_choice():
-    [error] = v.validate_inputs({"vllm_service_manager": "upstart"})
-    assert "vllm_service_manager is 'upstart'; accepted: auto, systemd, launcher" == error
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1\n", "127.0.0.1 ", " 127.0.0.1", "1.2.3.4.5", "999.1.1.1",

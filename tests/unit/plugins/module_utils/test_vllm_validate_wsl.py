@@ -18,10 +18,8 @@ def test_defaults_and_sizes_pass():
                                  vllm_wsl_windows_profile="/mnt/c/Users/me")) == []
 
 
+# the choices of vllm_model_relocate*, and the bools, are the argument specs' (test_vllm_argspec.py)
 @pytest.mark.parametrize("name,value,message", [
-    ("vllm_model_relocate", "sometimes", "vllm_model_relocate is 'sometimes'; accepted: auto, always, never"),
-    ("vllm_model_relocate_mode", "rsync", "vllm_model_relocate_mode is 'rsync'; accepted: copy, move"),
-    ("vllm_model_relocate_verify", "deep", "accepted: quick, full"),
     ("vllm_model_windows_fstypes", "9p", "accepted: a non-empty list of filesystem types"),
     ("vllm_model_windows_fstypes", [], "accepted: a non-empty list of filesystem types"),
     ("vllm_model_relocate_timeout", 5, "vllm_model_relocate_timeout is 5; accepted: seconds, at least 60"),
@@ -30,7 +28,6 @@ def test_defaults_and_sizes_pass():
     ("vllm_wsl_windows_memory", "auto", "vllm_wsl_windows_memory is 'auto'; accepted: \"\" or a size"),
     ("vllm_wsl_runtime_overhead", "", "vllm_wsl_runtime_overhead is ''; accepted: a size such as 16GB"),
     ("vllm_wsl_windows_profile", "C:\\Users\\me", "vllm_wsl_windows_profile is 'C:\\\\Users\\\\me'"),
-    ("vllm_wsl_systemd", "maybe", "vllm_wsl_systemd is 'maybe'; accepted: true or false"),
     ("vllm_wsl_wslconfig_settings", {"processors": 8}, "has the key 'processors'; accepted: SECTION.KEY"),
     ("vllm_wsl_conf_settings", ["boot.systemd=true"], "accepted: a mapping of SECTION.KEY to a value"),
 ])

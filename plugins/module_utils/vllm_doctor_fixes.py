@@ -1,0 +1,1078 @@
+# -*- coding: utf-8 -*-
+"""The doctor's fix texts: the fixed ones as data, the fixers that fill in numbers from the log.
+
+One part of the doctor (``vllm_doctor.py`` is the entry and says how a diagnosis is made): the fix
+of a (category, cause) is its text in _FIXED_TABLE, else its category's fixer in _FIXERS, which
+names this project's variables with numbers taken from the log; _WORDED_FIXES, _WORD_FIXES and
+_PATH_FIXES are the fixes chosen by a word of the line or the log. ``fix_for`` picks one.
+"""
+from __future__ import absolute_import, division, print_function
+
+import re
+
+try:  # in the collection: module_utils import each other relatively
+    from .vllm_doctor_text import _MNT_PATH_RE, _TRANSFORMERS_IMPORT_RE, _contributing, _position, _version_tuple
+    from .vllm_doctor_rules import _read_fixed
+except ImportError:  # copied beside the launcher, or scripts/doctor: the parts lie side by side
+    from vllm_doctor_text import _MNT_PATH_RE, _TRANSFORMERS_IMPORT_RE, _contributing, _position, _version_tuple
+    from vllm_doctor_rules import _read_fixed
+
+__metaclass__ = type
+
+
+# --------------------------------------------------------------------------------------------
+# Fixes
+# --------------------------------------------------------------------------------------------
+
+def _fmt_opt(**options):
+    parts = ["%s: %s" % (key, value) for key, value in options.items()]
+    return "vllm_service_options: {%s}" % ", ".join(parts)
+
+
+def _floor2(value):
+    return int(value * 100) / 100.0
+
+
+def _round_len(value):
+    """A max_model_len a little under the limit, rounded down to a multiple of 1024 when large."""
+    if value >= 4096:
+        return (value // 1024) * 1024
+    return max(256, (value // 256) * 256)
+
+
+def _fix_gpu_oom(finding, facts, live, lines):
+    fix = _fix_gpu_oom_text(finding, facts, live, lines)
+    if live and live.get("gpu_free_mib") and "Free now" not in fix:
+        fix += " GPU memory free now: %s MiB." % ", ".join(str(x) for x in live["gpu_free_mib"])
+    if facts.get("cpu_platform") and finding.rule in ("kv_tokens", "kv_gib", "kv_gib_short", "no_cache_blocks",
+                                                        "insufficient_kv", "neg_kv", "zero_blocks"):
+        fix += (" On the CPU backend the KV cache lives in host RAM: size it with "
+                "vllm_service_options.kv_cache_memory_bytes (or VLLM_CPU_KVCACHE_SPACE in vllm_service_env).")
+    return fix
+
+
+def _fix_gpu_oom_text(finding, facts, live, lines):
+    text = finding.line.text
+    gmu = facts.get("gpu_memory_utilization")
+    if finding.rule == "live_gpu_full":
+        return ("The log shows no cause, but the GPU is nearly full now (%s MiB free) while vLLM is not running: "
+                "another process, or an orphaned vLLM worker, holds it. Find it with nvidia-smi and stop it, or "
+                "lower vllm_service_options.gpu_memory_utilization to share the GPU. Free now: %s MiB."
+                % tuple([", ".join(str(x) for x in live["gpu_free_mib"])] * 2))
+    if finding.rule == "kv_tokens":
+        seq, tokens = int(finding.match.group(1)), int(finding.match.group(2))
+        return ("The KV cache holds only %d tokens but max_model_len is %d. Set %s (or raise "
+                "gpu_memory_utilization%s, quantize the KV cache, or use more GPUs)."
+                % (tokens, seq, _fmt_opt(max_model_len=_round_len(tokens)),
+                   " above %s" % gmu if gmu else ""))
+    if finding.rule in ("kv_gib", "kv_gib_short", "insufficient_kv"):
+        seq = est = None
+        match = re.search(r"max seq len \((\d+)\)", text)
+        if match:
+            seq = int(match.group(1))
+        for line in lines[finding.line.idx:finding.line.idx + 4]:
+            match = re.search(r"estimated maximum model length is (\d+)", line.text)
+            if match:
+                est = int(match.group(1))
+                break
+        need = re.search(r"([\d.]+) GiB KV cache is needed.*?\(([\d.]+) GiB\)", text)
+        detail = (" (%s GiB needed, %s GiB available)" % need.groups()) if need else ""
+        target = _round_len(est) if est else (_round_len(seq // 2) if seq else 8192)
+        return ("One request at max_model_len%s does not fit the KV cache%s. Set %s, or raise "
+                "gpu_memory_utilization if the GPU has headroom, or lower max_num_batched_tokens."
+                % (" %d" % seq if seq else "", detail, _fmt_opt(max_model_len=target)))
+    if finding.rule in ("free_lt_util", "free_lt_util_short"):
+        match = re.search(r"\(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization "
+                          r"\(([\d.]+), ([\d.]+) GiB\)", text)
+        if match:
+            free, total, util, want = (float(x) for x in match.groups())
+            new = max(0.05, _floor2((free - 0.5) / total)) if total else 0.8
+            hint = (" On WSL the Windows desktop holds part of the GPU." if facts["wsl"] else "")
+            if total and free / total < 0.3:
+                return ("Another process holds %.2f of the GPU's %.2f GiB (only %.2f GiB free; "
+                        "gpu_memory_utilization %.2f wants %.2f GiB). Stop it (nvidia-smi shows it; often a previous "
+                        "vLLM that did not exit), or share the GPU deliberately with %s.%s"
+                        % (total - free, total, free, util, want, _fmt_opt(gpu_memory_utilization=new), hint))
+            return ("Only %.2f of %.2f GiB GPU memory is free but gpu_memory_utilization %.2f asks for %.2f GiB. "
+                    "Set %s, or stop the other processes using the GPU (nvidia-smi).%s"
+                    % (free, total, util, want, _fmt_opt(gpu_memory_utilization=new), hint))
+        return ("Free GPU memory at start is below the requested share. Lower "
+                "vllm_service_options.gpu_memory_utilization or stop other GPU processes.")
+    if finding.rule in ("no_cache_blocks", "neg_kv", "zero_blocks"):
+        return ("The weights and activations leave no GPU memory for the KV cache. Raise %s if no other "
+                "process uses the GPU, else free the GPU; or use a smaller/quantized model (vllm_model_source), "
+                "more GPUs (tensor_parallel_size), max_model_len/max_num_seqs lower, enforce_eager: true."
+                % _fmt_opt(gpu_memory_utilization=min(0.95, _floor2((gmu or 0.9) + 0.05))))
+    # CUDA OOM: where did it happen?
+    window = " ".join(l.text for l in lines[max(0, finding.line.idx - 40):finding.line.idx + 3])
+    detail = ""
+    match = re.search(r"Tried to allocate ([\d.]+ [MG]iB)\. GPU \d+ has a total capacity of ([\d.]+ GiB) of which "
+                      r"([\d.]+ [MGK]i?B|0 bytes) is free", text)
+    if match:
+        detail = " (tried %s; %s free of %s)" % (match.group(1), match.group(3), match.group(2))
+    other = re.findall(r"Process (\d+) has ([\d.]+ [MG]iB) memory in use", text)
+    if live and live.get("gpu_free_mib"):
+        detail += " Free now: %s MiB." % ", ".join(str(x) for x in live["gpu_free_mib"])
+    if re.search(r"cuda_graph|cudagraph|graph capture|capture_end|Capturing CUDA graph|cuda\.graph", window, re.I):
+        return ("CUDA out of memory while capturing CUDA graphs%s. Set %s, or lower gpu_memory_utilization "
+                "(e.g. %.2f) / max_num_seqs." % (detail, _fmt_opt(enforce_eager="true"),
+                                                   _floor2((gmu or 0.9) - 0.05)))
+    if re.search(r"load_model|load_weights|weight_utils|checkpoint shards|Loading model", window, re.I):
+        return ("CUDA out of memory while loading the weights%s: the model does not fit this GPU%s. Use a smaller or "
+                "quantized model (vllm_model_source), more GPUs (vllm_service_options.tensor_parallel_size), or free "
+                "the GPU." % (detail, "; other processes hold GPU memory (%s)" % ", ".join(
+                    "pid %s: %s" % p for p in other[:3]) if other else ""))
+    return ("CUDA out of memory%s. Lower %s / max_num_seqs / max_model_len, set enforce_eager: true, and "
+            "vllm_service_env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True."
+            % (detail, _fmt_opt(gpu_memory_utilization=_floor2((gmu or 0.9) - 0.05))))
+
+
+def _fix_host_oom(finding, facts, live, lines):
+    wsl = facts["wsl"]
+    base = "The host ran out of RAM while vLLM started (the kernel or Ray killed it)."
+    if finding.rule == "live_oom_killer":
+        base = "The kernel's OOM killer killed vLLM (%s)." % finding.line.text[:160]
+    if finding.rule == "bus_error" and re.search(r"/dev/shm|shared memory|</torch_", finding.line.text, re.I):
+        size = re.search(r"\(size (\d+)\)|request is for (\d+) bytes", finding.line.text)
+        need = int(size.group(1) or size.group(2)) if size else None
+        return ("/dev/shm is too small for what vLLM's processes put there at start (NCCL's shared-memory "
+                "segments between GPUs, Ray's object store, shared tensors)%s. Give it more room: in Docker "
+                "--shm-size=16g (or --ipc=host), in Kubernetes an emptyDir with medium: Memory mounted at /dev/shm "
+                "(check the pod really got it: df -h /dev/shm), on a host grow the tmpfs (mount -o remount,size=16G "
+                "/dev/shm) and delete stale /dev/shm/nccl-* files. For NCCL alone vllm_service_env "
+                "{NCCL_SHM_DISABLE: \"1\"} works around it (slower); for Ray lower its object_store_memory."
+                % (" (it asked for %.1f MiB)" % (need / 1048576.0) if need else ""))
+    if finding.rule == "bus_error":
+        base = "Shared memory (/dev/shm) or host RAM ran out (Bus error)."
+    if wsl:
+        return (base + " WSL gets only half of Windows RAM by default: raise vllm_wsl_memory (and vllm_wsl_swap) "
+                "in .wslconfig, then `wsl --shutdown`; or load a smaller/quantized model (vllm_model_source).")
+    return (base + " Add RAM or swap, stop other memory users, load a smaller/quantized model (vllm_model_source), "
+            "and for tensor parallel load shards one worker at a time; keep swap_space/cpu_offload_gb small in "
+            "vllm_service_options.")
+
+
+def _fix_cuda(finding, facts, live, lines):
+    text = finding.line.text
+    if finding.rule == "quantization_unsupported":
+        match = finding.match
+        need = match.group(2) if match and match.group(2) else None
+        return ("The checkpoint's quantization (%s) needs a newer GPU than this one%s. Serve an unquantized or "
+                "differently quantized checkpoint (vllm_model_source; GPTQ/AWQ run from compute 7.5), set "
+                "vllm_service_options.quantization to a method this GPU supports, or use a vllm_install_version "
+                "whose kernels cover this GPU." % (
+                    match.group(1) if match else "?",
+                    " (it needs compute capability %s.%s, the GPU has %s.%s)" % (
+                        need[:-1], need[-1], match.group(3)[:-1], match.group(3)[-1])
+                    if need and match.group(3) else ""))
+    if finding.rule == "dtype_unsupported_on_gpu":
+        gpu = finding.match.group(1) if finding.match and finding.match.group(1) else "this GPU"
+        cap = (" (compute capability %s)" % finding.match.group(2)) if finding.match and finding.match.group(2) else ""
+        return ("The model is served in bfloat16, which %s%s does not have (it needs compute capability 8.0, "
+                "Ampere or newer). Set %s (float16), or serve on a newer GPU." % (gpu, cap, _fmt_opt(dtype="half")))
+    if finding.rule == "compiler_missing":
+        return ("A compiler vLLM needs at start is missing (%s): Triton and torch.compile build small C/CUDA modules "
+                "on the host. Install a C compiler (build-essential / gcc) on the host or image, or set CC in "
+                "vllm_service_env; where nvcc is wanted, install the CUDA toolkit or use the prebuilt wheels of "
+                "vllm_install_version instead of a source build. enforce_eager: true in vllm_service_options avoids "
+                "the compile step." % text[:80])
+    match = re.search(r"found version (\d+)", text)
+    if match:
+        found = int(match.group(1))
+        major, minor = found // 1000, (found % 1000) // 10
+        if major >= 12:
+            variant = "cu12%d" % max(6, min(9, minor)) if minor >= 6 else "cu126"
+            return ("The driver supports CUDA %d.%d only, older than the CUDA runtime of the installed torch/vLLM "
+                    "wheels (CUDA 13 needs driver >= 580). Set vllm_install_cuda_variant: %s (a CUDA 12 build) or "
+                    "upgrade the NVIDIA driver." % (major, minor, variant))
+        return ("The driver supports CUDA %d.%d only; vLLM needs CUDA 12 (driver >= 525). Upgrade the NVIDIA "
+                "driver." % (major, minor))
+    match = re.search(r"cuda>=([\d.]+)", text)
+    if match:
+        return ("The container needs CUDA >= %s but the host driver is older. Upgrade the host driver or use an "
+                "image/wheel built for the host's CUDA (vllm_install_version / vllm_install_cuda_variant)."
+                % match.group(1))
+    if finding.rule == "cudart_missing":
+        return ("The vLLM wheel was built for a different CUDA major version than the torch/CUDA libraries "
+                "installed (%s). Reinstall with matching vllm_install_cuda_variant and vllm_install_version."
+                % text[:120])
+    if finding.rule == "no_kernel_image":
+        return ("The installed wheels have no kernels for this GPU (compute capability). Pick a build that "
+                "supports it: vllm_install_cuda_variant cu128 or newer for Blackwell, or a newer vllm_install_version.")
+    if finding.rule == "no_gpu_visible":
+        return ("No NVIDIA GPU visible: vLLM found no device to run on (torch sees no CUDA GPU). Check that "
+                "`nvidia-smi` works on the host and that the NVIDIA device nodes exist (/dev/nvidia0, "
+                "/dev/nvidiactl and /dev/nvidia-uvm on Linux, /dev/dxg under WSL2; in a container pass the GPU "
+                "in, e.g. --gpus all or CDI), that CUDA_VISIBLE_DEVICES in vllm_service_env does not hide every "
+                "GPU, and that the driver is loaded (a reboot after a driver update). On a host without an "
+                "NVIDIA GPU set vllm_install_backend: cpu.")
+    if finding.rule in ("no_driver", "cuda_unknown"):
+        return ("CUDA cannot reach the NVIDIA driver. Check `nvidia-smi`; on WSL the driver is the Windows one "
+                "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
+                "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
+    if finding.rule == "undefined_symbol":
+        ext = re.search(r"([\w.-]+\.so): undefined symbol", text)
+        return ("vLLM's compiled extension%s does not match the installed torch (it was built for another torch "
+                "release). Reinstall vLLM with its pinned torch (vllm_install_version with the matching "
+                "vllm_install_cuda_variant) in a clean venv (vllm_python_rebuild: true), and do not install torch, "
+                "flash-attn or xformers on top of it." % (" (or a kernel package's: %s)" % ext.group(1) if ext else ""))
+    if finding.rule in ("err_804",):
+        what = ("The container or wheel brings a CUDA runtime newer than the host driver, and forward "
+                "compatibility does not work on this (GeForce/workstation) GPU (Error 804).")
+    elif finding.rule == "err_803":
+        what = ("The CUDA user-space libraries do not match the loaded kernel driver (Error 803): a driver update "
+                "without reboot, or a container bringing its own libcuda.")
+    elif finding.rule == "err_802":
+        what = ("The driver stack is not initialised (Error 802); on NVSwitch systems nvidia-fabricmanager must run "
+                "with the same version as the driver.")
+    elif finding.rule == "ptx":
+        what = "vLLM's kernels were compiled with a newer CUDA than this driver supports (unsupported PTX toolchain)."
+    elif finding.rule == "torch_cpu_build":
+        what = "A CPU-only torch is installed, or vLLM cannot see a GPU."
+    else:
+        what = "The CUDA runtime in the vLLM/torch build is newer than the NVIDIA driver supports."
+    return (what + " Upgrade the NVIDIA driver (CUDA 13 needs >= 580, CUDA 12 >= 525) and reboot, or set "
+            "vllm_install_cuda_variant to the CUDA version `nvidia-smi` reports (and vllm_install_backend cpu on a "
+            "host without GPU).")
+
+
+_SUPPORTED_PY = ("3.10", "3.11", "3.12")
+
+
+def _fix_python(finding, facts, live, lines):
+    text = finding.line.text
+    version = facts.get("python")
+    match = (re.search(r"Python version ([\d.]+)", text) or re.search(r"current Python version \(([\d.]+)\)", text)
+             or re.search(r"requires a different Python: ([\d.]+)", text))
+    if match:
+        version = match.group(1)
+    bound = re.search(r"Requires-Python\s*([<>=!~][^;,\s]*)", " ".join(l.text for l in lines))
+    want = "3.12"
+    vt = _version_tuple(version)
+    if vt and vt < (3, 10):
+        want = "3.12"
+    elif bound and "<3.1" in bound.group(1):
+        cap = _version_tuple(bound.group(1).lstrip("<=!~"))
+        if cap:
+            want = "3.%d" % max(10, cap[1] - 1)
+    who = "Python %s" % version if version else "This Python"
+    why = " (%s)" % bound.group(0) if bound else ""
+    if vt and vt < (3, 10):
+        return ("%s is too old for current vLLM releases%s. Set vllm_python_version: \"%s\" (uv installs it next "
+                "to the system Python)." % (who, why, want))
+    return ("%s is not supported by this vLLM release or one of its dependencies%s. Set vllm_python_version: "
+            "\"%s\" (uv installs it), or a vllm_install_version whose wheels cover it (vLLM 0.12 supports "
+            "3.10-3.13; 3.14 needs 0.20 or newer)." % (who, why, want))
+
+
+def _fix_uvloop(finding, facts, live, lines):
+    if finding.rule in ("no_uvloop", "uvloop_build") and (facts["windows"] or finding.rule == "no_uvloop"):
+        if facts["windows"]:
+            return ("vLLM imports uvloop, which does not run on native Windows. Run vLLM inside WSL2 (this project's "
+                    "WSL path) or Linux/Docker instead of a Windows Python.")
+        return ("uvloop is missing from vLLM's environment; reinstall vLLM (vllm_install_version) so its "
+                "dependencies come with it. There is no --disable-uvloop flag.")
+    if finding.rule == "uvloop_build":
+        return ("uvloop could not be built for this Python (%s). Use a Python with uvloop wheels: "
+                "vllm_python_version: \"3.12\"." % (facts.get("python") or "unknown"))
+    return ("Event-loop conflict between uvloop and the calling code (uvloop 0.22 changed get_event_loop). Pin "
+            "uvloop==0.21.0 in vLLM's venv or upgrade vllm_install_version; do not start vLLM inside a running loop "
+            "(Jupyter, nest_asyncio). vLLM has no --disable-uvloop flag.")
+
+
+def _fix_model(finding, facts, live, lines):
+    text = finding.line.text
+    model = facts.get("model")
+    where = " (%s)" % model if model else ""
+    if finding.rule == "transformers_incompatible" and finding.kind == "frame":
+        at = _position(lines, finding.line)
+        imported = next((l.text for l in lines[at + 1:at + 3] if _TRANSFORMERS_IMPORT_RE.match(l.text)), "")
+        return ("The traceback stops where vLLM's own model file imports from transformers (%s): the installed "
+                "transformers lacks what this vLLM's model code imports (added later, or removed since). Pin the "
+                "transformers release this vLLM's requirements name in the service venv, or move "
+                "vllm_install_version to a release written for the installed transformers."
+                % (imported[:100] or "an import"))
+    fixed = _fix_model_cause(finding, text, where)
+    if fixed:
+        return fixed
+    if finding.rule in ("safetensors_header", "corrupt_ckpt"):
+        name = re.search(r"[\w.-]+\.(?:safetensors|bin)", " ".join(l.text for l in lines[max(0, finding.line.idx - 6):
+                                                                                          finding.line.idx + 1]))
+        return ("A weight file%s is truncated, corrupt or a git-lfs pointer%s. Delete it and download the model again "
+                "(vllm_model_source with huggingface-cli/hf download, not git clone without git-lfs); check sizes "
+                "against the hub." % (" (%s)" % name.group(0) if name else "", where))
+    if finding.rule == "hf_access":
+        return ("The model%s could not be fetched from Hugging Face (gated, private, wrong id or offline). Put an "
+                "HF token with access in the vault (the service reads it), fix vllm_model_source, or pre-download it."
+                % where)
+    if finding.rule == "head_size":
+        size = re.search(r"head_dim=(\d+)|Head size (\d+)", text)
+        size = (size.group(1) or size.group(2)) if size else "?"
+        return ("The model%s has attention heads of size %s, which this vLLM backend has no kernel for "
+                "(the CPU backend takes 32, 64, 80, 96, 112, 128, 160, 192, 224, 256 and 512). Serve a "
+                "model with a supported head size (vllm_model_source), or run this one on a GPU host "
+                "(vllm_install_backend: cuda)." % (where, size))
+    match = re.search(r"does not appear to have a file named ([\w.-]+)", text)
+    if match:
+        return ("The model directory%s lacks %s. Copy the complete repository (config, tokenizer, custom *.py files) "
+                "or point vllm_model_source at a full snapshot." % (where, match.group(1).rstrip(".")))
+    odd_format = re.search(r"--load[-_]format[= ](?!auto)\S+|load_format='(?!auto)[^']+'|"
+                           r"load_format=LoadFormat\.(?!AUTO)\w+", " ".join(l.text for l in lines))
+    if finding.rule == "no_weights" or odd_format:
+        return ("No weight files vLLM can load were found for%s. Point vllm_model_source at the snapshot directory "
+                "holding *.safetensors (or *.bin), finish the download, and drop a load_format from "
+                "vllm_service_options that does not match the files%s." % (
+                    where or " the model", " (the log shows %s)" % odd_format.group(0) if odd_format else ""))
+    return ("The model files%s are missing or invalid (%s). Re-download the model to local ext4 storage and point "
+            "vllm_model_source at the directory that contains config.json." % (where, text[:100]))
+
+
+def _fix_model_cause(finding, text, where):
+    match = finding.match
+    if finding.rule == "gguf_architecture_unsupported":
+        arch = (match.group(1) or match.group(2)) if match else "?"
+        return ("vLLM (through transformers' GGUF reader) cannot load a GGUF file of architecture %s%s. Serve the "
+                "model's safetensors checkpoint (or an AWQ/GPTQ one) via vllm_model_source instead of the .gguf, "
+                "or a vllm_install_version whose GGUF support lists %s; llama.cpp serves that GGUF meanwhile."
+                % (arch, where, arch))
+    if finding.rule == "quantization_mismatch":
+        return ("The checkpoint%s is quantized as %s but vllm_service_options.quantization says %s. Drop "
+                "quantization from vllm_service_options (vLLM reads it from the model's config) or set it to %s."
+                % (where, match.group(1), match.group(2), _fmt_opt(quantization=match.group(1))))
+    if finding.rule == "batched_tokens_below_max_model_len":
+        batched, length = int(match.group(1)), int(match.group(2))
+        return ("max_num_batched_tokens %d is below max_model_len %d while chunked prefill is off, so one prompt "
+                "of full length could never be scheduled. Set %s, lower max_model_len to %d, or enable chunked "
+                "prefill (enable_chunked_prefill: true) in vllm_service_options."
+                % (batched, length, _fmt_opt(max_num_batched_tokens=length), batched))
+    if finding.rule == "transformers_incompatible":
+        if "failed to be inspected" in text:
+            return ("vLLM could not import its own implementation of the model%s (the registry's inspection "
+                    "subprocess printed the real error above it). Most often the installed transformers does not "
+                    "match this vLLM: vLLM's model file imports a class that transformers has not yet added or has "
+                    "removed (e.g. Qwen2.5-VL on vLLM 0.7.2 with transformers 4.49). Pin the transformers release "
+                    "vLLM's requirements name in the service venv, or move vllm_install_version to one written for "
+                    "the installed transformers; if the log shows a missing module instead, install it."
+                    % (" (%s)" % match.group(1) if match and match.group(1) else where))
+        return ("The installed transformers does not match this vLLM (%s): its tokenizer, processor or model API "
+                "changed. Pin the transformers release vLLM was built against (vLLM's requirements, e.g. "
+                "transformers<5 for releases before 5 support) in the service venv, or move vllm_install_version "
+                "to one that supports the installed transformers." % text[:100])
+    if finding.rule == "max_model_len_too_large":
+        derived = re.findall(r"\d+", match.group(2))
+        limit = int(derived[-1]) if derived else None
+        return ("max_model_len %s is above what the model supports%s (%s in its config.json). Set %s, or "
+                "drop max_model_len from vllm_service_options to use the model's own limit; "
+                "VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 only for models known to handle longer contexts (RoPE scaling), "
+                "else the output is wrong. A newer vllm_install_version may read the model's window correctly."
+                % (match.group(1), where, limit if limit else match.group(2),
+                   _fmt_opt(max_model_len=limit) if limit else "a smaller max_model_len"))
+    if finding.rule == "architecture_unsupported" and re.search(r"only supported for multi-?modal", text):
+        return ("vLLM does not take the model%s as multimodal, so it refuses %s. If the model is a vision/audio "
+                "model (VL, -V, Omni), this vLLM release has no multimodal class for its architecture (it lists it "
+                "as text-only or not at all): use a vllm_install_version that supports it (vLLM's supported-models "
+                "list; new models often need the next release, and a matching transformers). If the model is "
+                "text-only, drop %s from vllm_service_options."
+                % (where, _first_group(match) or "a multimodal option", _first_group(match) or "that option"))
+    if finding.rule == "architecture_unsupported":
+        arch = (_first_group(match) or "").strip()
+        return ("This vLLM release cannot serve the model's architecture%s%s. Use a vllm_install_version that "
+                "supports it (check vLLM's supported-models list), or another model (vllm_model_source). If the "
+                "architecture is in vLLM's list, an earlier error in the log (an import failure, an old "
+                "transformers) is the real cause; models with their own code also need trust_remote_code."
+                % (" (%s)" % arch if arch else "", where))
+    fixed = _fix_checkpoint_cause(finding, text, where)
+    if fixed:
+        return fixed
+    if finding.rule == "local_path_taken_for_hub_id":
+        path = _first_group(match) or "?"
+        return ("The local model directory %s was looked up on the Hugging Face Hub as a repo id: vLLM (or the "
+                "wrapper around it) asks the Hub for a file that is not in the directory (hf_hub_download on the "
+                "path; see the file name in the traceback), which fails for a local path. Make the directory "
+                "complete (copy the whole snapshot, including the file the traceback asks for; the path must exist "
+                "for the service user), point vllm_model_source at it, or move vllm_install_version (or the "
+                "wrapper) to a release that reads local directories without the Hub." % path)
+    if finding.rule == "s3_uri_path_bug":
+        path = _first_group(match) or "?"
+        return ("An object-storage model (%s) reached a Hugging Face Hub lookup: vLLM 0.6.x-0.10.x validated the "
+                "s3:// URI, or the temporary directory it pulled the config files into, as a Hub repo id before the "
+                "Run:ai streamer read the weights. Use a vllm_install_version with the fixed streamer integration "
+                "(vLLM 0.11 or newer) with load_format: runai_streamer in vllm_service_options and an "
+                "s3://bucket/dir/ URI ending in a slash, or download the model to local storage and serve that "
+                "directory (vllm_model_source)." % path)
+    if finding.rule == "bnb_prequantized_unsupported":
+        return ("The checkpoint%s is saved pre-quantized with bitsandbytes (e.g. Unsloth's *-bnb-4bit, an INT8 "
+                "export), which this vLLM release cannot load in this setup (vLLM 0.5.0 read a bnb config only as a "
+                "QLoRA adapter; later releases refuse pre-quantized bnb with tensor parallelism or 8-bit MoE). Serve "
+                "the 16-bit merged model instead (Unsloth: save_pretrained_merged(..., save_method='merged_16bit')) "
+                "via vllm_model_source, optionally with quantization: bitsandbytes in vllm_service_options; or "
+                "use a newer vllm_install_version, and pipeline_parallel_size instead of tensor_parallel_size."
+                % where)
+    template = _PATH_FIXES.get(("model_files", finding.rule))
+    if template:  # the path is the pattern's first group or its second
+        return template % (match.group(1) or match.group(2))
+    return None
+
+
+def _first_group(match):
+    """The first group of a match that is set (rules with alternatives set one group of several)."""
+    return next(iter(_set_groups(match)), None)
+
+
+def _set_groups(match):
+    """The groups of a match that are set, in order (a rule's alternatives each set groups of their own)."""
+    return [group for group in match.groups() if group] if match is not None else []
+
+
+def _two_groups(match, defaults):
+    """Groups 1 and 2 of a rule's match, or the two defaults when the rule matched nothing."""
+    return (match.group(1), match.group(2)) if match else defaults
+
+
+def _fix_checkpoint_cause(finding, text, where):
+    """Checkpoints whose tensors do not fit the model class vLLM builds from config.json."""
+    match = finding.match
+    if finding.rule == "checkpoint_prefix_mismatch":
+        prefix = _first_group(match) or "?"
+        cls = match.group(2) if match is not None and match.lastindex and match.lastindex >= 2 else "the model"
+        return ("The checkpoint's tensors carry a '%s.' prefix that %s%s has no submodule for: config.json names "
+                "another architecture than the weights were saved from (a multimodal model's language_model./"
+                "visual. weights under a text-only ...ForCausalLM, or the reverse; torch.compile's _orig_mod.; "
+                "PEFT's base_model.). Fix the checkpoint: set architectures in config.json to the class the weights "
+                "belong to (e.g. ...ForConditionalGeneration), or re-save it with the matching names (merge LoRA "
+                "adapters, save the unwrapped model), then point vllm_model_source at it; a newer "
+                "vllm_install_version maps some of these prefixes itself." % (prefix, cls, where))
+    if finding.rule == "checkpoint_weight_name_mismatch":
+        name = _first_group(match) or "?"
+        return ("The checkpoint%s holds a tensor (%s) that vLLM's class for this architecture has no parameter "
+                "for: the weights were saved by another tool or version (fine-tuning, a quantizer's extra scales, "
+                "unmerged adapters) or this vLLM release lacks support for that layout. Re-export the model in the "
+                "standard Hugging Face layout for its architecture (merged, no extra tensors) and point "
+                "vllm_model_source at it, or use a vllm_install_version that supports the checkpoint's format."
+                % (where, name))
+    if finding.rule == "checkpoint_extra_lm_head_tied":
+        return ("The checkpoint%s saves lm_head.weight although its config sets tie_word_embeddings: vLLM builds "
+                "no separate lm_head for tied embeddings, so this vLLM fails on the extra tensor (later "
+                "releases skip it, vLLM #6758). Use a newer vllm_install_version, or fix the checkpoint: drop "
+                "lm_head.weight from the safetensors (and its index), or set tie_word_embeddings: false in "
+                "config.json if the lm_head really differs from the embeddings." % where)
+    if finding.rule == "unmerged_fsdp_checkpoint":
+        return ("The model path%s is a training checkpoint with FSDP shards (model_world_size_N_rank_M.pt, verl's "
+                "global_step_N/actor), not Hugging Face weights. Merge it first (verl: python -m "
+                "verl.model_merger merge --backend fsdp --local_dir <global_step_N/actor> --target_dir <out>; "
+                "older verl: scripts/model_merger.py) and point vllm_model_source at the merged directory."
+                % where)
+    return None
+
+
+def _fix_trust(finding, facts, live, lines):
+    model = facts.get("model")
+    match = re.search(r"(?:Loading|repository(?: for)?) (\S+?)/? (?:requires|contains)", finding.line.text, re.I)
+    if match:
+        model = match.group(1)
+    if finding.rule == "tokenizer_class":
+        return ("The tokenizer class is not in the installed transformers. If the model ships its own code set "
+                "%s; otherwise the model needs a newer transformers (vllm_install_version)."
+                % _fmt_opt(trust_remote_code="true"))
+    return ("%s ships custom code. After reviewing it, set %s." % (model or "The model",
+                                                                  _fmt_opt(trust_remote_code="true")))
+
+
+def _divisors_up_to(number, limit):
+    return [d for d in range(1, min(number, limit) + 1) if number % d == 0]
+
+
+def _fix_tp(finding, facts, live, lines):
+    text = finding.line.text
+    tp = facts.get("tp")
+    if finding.rule == "external_launcher_world_size":
+        world, tps, pps = (int(x) for x in finding.match.groups())
+        return ("vLLM was created inside a torch.distributed world of %d processes that it did not start (torchrun, "
+                "a trainer's colocated engines, distributed_executor_backend external_launcher), and this release "
+                "needs that world to be exactly tensor_parallel_size x pipeline_parallel_size (%d x %d). Make them "
+                "equal (%s or launch %d processes), or use a vllm_install_version that builds smaller TP groups "
+                "inside a larger world (0.7.3 or newer, with the wrapper's matching release). As a service, vLLM "
+                "should not inherit WORLD_SIZE/RANK/MASTER_ADDR: remove them from vllm_service_env."
+                % (world, tps, pps, _fmt_opt(tensor_parallel_size=max(1, world // max(1, pps))), tps * pps))
+    if finding.rule == "ray_node_ip_mismatch":
+        node = finding.match.group(1) if finding.match else "?"
+        return ("vLLM pinned the first Ray placement-group bundle to 'node:%s', the address it detected for this "
+                "host, and no node of the Ray cluster has that address (several NICs, NAT or a container address), "
+                "so the placement group waits forever. Set VLLM_HOST_IP in vllm_service_env to the address this node "
+                "joined Ray with (ray start --node-ip-address; check `ray status` / `ray list nodes`) and do the same "
+                "on every node. If the address is right, this node has no free GPU for that bundle: start vLLM on a "
+                "GPU node." % node)
+    if finding.rule == "quant_tp_misaligned":
+        return ("The quantized checkpoint's layers do not split into whole quantization groups over "
+                "tensor_parallel_size%s (each GPU's slice of a layer must be a multiple of the group size, "
+                "e.g. 128). Use a smaller tensor_parallel_size (%s), pipeline_parallel_size instead, or an "
+                "unquantized/differently grouped checkpoint (vllm_model_source); for Marlin kernels "
+                "quantization: gptq in vllm_service_options may load it."
+                % (" %d" % tp if tp else "", _fmt_opt(tensor_parallel_size=max(1, (tp or 2) // 2))))
+    match = re.search(r"\((\d+)\) must be divisible by (?:tensor|pipeline) parallel size \((\d+)\)", text)
+    if not match:
+        match = re.search(r"(\d+) is not divisible by (\d+)", text)
+    if match:
+        total, size = int(match.group(1)), int(match.group(2))
+        good = [d for d in _divisors_up_to(total, max(8, size)) if d != size]
+        what = "pipeline_parallel_size" if "pipeline" in text else "tensor_parallel_size"
+        pick = max([d for d in good if d <= size] or [1])
+        return ("%d does not split evenly over %s %d. Set %s (valid: %s), or combine tensor and pipeline "
+                "parallelism." % (total, what, size, _fmt_opt(**{what: pick}),
+                                 ", ".join(str(d) for d in good[:8])))
+    match = re.search(r"\((\d+)\) exceeds available GPUs \((\d+)\)|World size \((\d+)\) is larger than the number "
+                      r"of available GPUs \((\d+)\)", text)
+    gpus = None
+    if match:
+        nums = [int(x) for x in match.groups() if x]
+        gpus = nums[1] if len(nums) > 1 else None
+    return ("tensor_parallel_size%s does not match the GPUs vLLM can see%s. Set tensor_parallel_size to the number "
+            "of visible GPUs (e.g. %s) and check CUDA_VISIBLE_DEVICES in vllm_service_env; on Ray every GPU must be "
+            "registered with the cluster." % (" %d" % tp if tp else "", " (%d)" % gpus if gpus else "",
+                                             _fmt_opt(tensor_parallel_size=gpus or 1)))
+
+
+def _fix_mm(finding, facts, live, lines):
+    text = finding.line.text
+    match = re.search(r"max_tokens_per_mm_item \((\d+)\)(?: is larger than max_num_batched_tokens \((\d+)\))?", text)
+    if match:
+        need = int(match.group(1))
+        return ("One multimodal item needs %d tokens in a single batch%s. Set %s (>= %d) or lower the image/video "
+                "size via mm_processor_kwargs." % (need, " but max_num_batched_tokens is %s" % match.group(2)
+                                                   if match.group(2) else "",
+                                                   _fmt_opt(max_num_batched_tokens=((need + 1023) // 1024) * 1024),
+                                                   need))
+    if finding.rule == "mm_warmup_interrupted":
+        video = re.search(r"video", " ".join(l.text for l in lines), re.I)
+        fix = ("The server was stopped (%s) while the model's multimodal processor was still warming up on "
+               "dummy %s input during start-up; that warm-up is slow and dominates the start of VL models. Skip "
+               "video profiling with %s; if a start timeout stopped it, raise vllm_service_ready_timeout and "
+               "VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env."
+               % (facts["stop_text"], "video" if video else "multimodal",
+                  _fmt_opt(limit_mm_per_prompt="'{\"video\": 0}'")))
+        if _contributing(facts, lines) and any(_MNT_PATH_RE.search(l.text) for l in lines):
+            fix += (" vLLM's venv is on a Windows drive (/mnt/...), which makes it slower still: install it on the "
+                    "distro's ext4 filesystem (vllm_python_root, default /opt/vllm) and keep the model there too "
+                    "(vllm_model_source).")
+        if facts["wsl"] or any(_MNT_PATH_RE.search(l.text) for l in lines):
+            fix += " Give WSL enough memory (vllm_wsl_memory, vllm_wsl_swap)."
+        return fix
+    if finding.rule == "torchcodec":
+        return ("Video decoding support is missing (TorchCodec/FFmpeg). Install FFmpeg on the host, or turn video "
+                "off: %s." % _fmt_opt(limit_mm_per_prompt="'{\"video\": 0}'"))
+    return ("The model's multimodal processor failed while vLLM built dummy inputs for the start-up profile run "
+            "(processor/transformers mismatch or an unsupported processor config). Upgrade vllm_install_version "
+            "(or pin the transformers it expects), and skip video profiling with %s."
+            % _fmt_opt(limit_mm_per_prompt="'{\"video\": 0}'"))
+
+
+def _fix_wsl(finding, facts, live, lines):
+    if finding.rule in ("wsl_nccl", "wsl_multi_gpu"):
+        return ("Multi-GPU communication (NCCL P2P/custom all-reduce) is limited under WSL2. Use one GPU "
+                "(%s) or set vllm_service_env: {NCCL_P2P_DISABLE: \"1\"} and disable_custom_all_reduce: true."
+                % _fmt_opt(tensor_parallel_size=1))
+    if finding.rule in ("no_driver", "cuda_unknown"):
+        return ("CUDA under WSL2 failed to reach the Windows driver. Update the Windows NVIDIA driver and WSL "
+                "(`wsl --update`), make sure /usr/lib/wsl/lib is on the library path, never install a Linux driver "
+                "inside WSL, then `wsl --shutdown`.")
+    return ("A WSL2 limitation is the likely cause. Check pinned memory (vllm_service_env "
+            "VLLM_WSL2_ENABLE_PIN_MEMORY=1), keep models on ext4, give WSL enough RAM (vllm_wsl_memory).")
+
+
+def _fix_port(finding, facts, live, lines):
+    port = None
+    if finding.match is not None:
+        for group in finding.match.groups():
+            if group and group.isdigit():
+                port = int(group)
+    if port is None:
+        match = re.search(r"tcp://[^:]+:(\d+)|:(\d{2,5})\b", finding.line.text)
+        if match:
+            port = int(match.group(1) or match.group(2))
+    if port is None:
+        port = facts.get("port") or (live or {}).get("port")
+    holder = None
+    holders = (live or {}).get("port_holders") or {}
+    if port is not None:
+        holder = holders.get(port) or holders.get(str(port))
+    if finding.rule == "bind_denied":
+        return ("vLLM may not bind that address/port (%s). Use vllm_service_port >= 1024 and a local address in "
+                "vllm_service_host (0.0.0.0 or 127.0.0.1)." % finding.line.text[:80])
+    api_bind = any(re.search(r"attempting to bind on address|temp_socket\.bind|sock\.bind\(\(\s*(?:args\.host|\"\")"
+                             r"|port is already allocated", l.text) for l in lines)
+    internal = any(re.search(r"tcp://|TCPStore|get_open_port|MASTER_PORT|zmq", l.text) for l in lines)
+    if "tcp://" in finding.line.text or (internal and not api_bind):
+        return ("An internal port (ZMQ/torch.distributed) is taken, often by a vLLM that did not exit. Stop the old "
+                "server (pkill by its pid, check `ss -ltnp`), or set VLLM_PORT / MASTER_PORT in vllm_service_env to a "
+                "free range.")
+    who = " It is held by %s." % holder if holder else (
+        " Find the holder with `ss -ltnp 'sport = :%s'`." % port if port else "")
+    return ("Port %s is already in use (another vLLM or service).%s Stop that process or set vllm_service_port to a "
+            "free port." % (port if port is not None else "(the API port)", who))
+
+
+def _fix_generic(finding, facts, live, lines):
+    text = finding.line.text
+    extra = ""
+    if finding.rule == "unrecognized_argument":
+        bad = next((g for g in finding.match.groups() if g), text).strip()
+        if re.search(r"enable-auto-tool-choice requires", text):
+            return ("enable_auto_tool_choice is set in vllm_service_options without tool_call_parser: vLLM needs "
+                    "the parser that reads the model's tool calls. Add tool_call_parser (hermes, llama3_json, "
+                    "mistral, qwen3_coder and so on: the model card names it) to vllm_service_options, or drop "
+                    "enable_auto_tool_choice.")
+        if re.search(r"\d+ validation errors? for \w+", text):
+            option, cls = (_set_groups(finding.match)[-2:] + ["the option", "its config"])[:2]
+            return ("vLLM's command line rejected the value of %s: it does not validate as %s, so the option takes "
+                    "another form in the installed release than the one given (since 0.11 --compilation-config/-O "
+                    "takes a JSON object such as '{\"level\": 3}', later '{\"mode\": 3}', or -O3, not a bare "
+                    "number); the lines after the error name the field and what it wants. Give the value in that "
+                    "form in vllm_service_options (a dict there is passed as JSON), or drop it where the release's "
+                    "default already does it (`vllm serve --help=all` of vllm_install_version shows the form)."
+                    % (option, cls))
+        if re.search(r"invalid \w+ value:", text):
+            return ("vLLM's command line rejected the value %s: the option takes another type (a whole number for "
+                    "max_model_len, \"32768\" not \"32k\" on releases before the k/m suffixes). Fix the value in "
+                    "vllm_service_options (`vllm serve --help=all` of vllm_install_version gives each option's "
+                    "type)." % bad)
+        if re.search(r"invalid (?:tool call|reasoning) parser", text):
+            return ("The installed vLLM has no parser named %s (tool_call_parser or reasoning_parser in "
+                    "vllm_service_options): the error lists the ones it has. Pick one of those, or a "
+                    "vllm_install_version that ships %s (new models' parsers often arrive a release after "
+                    "the model)." % (bad, bad))
+        return ("vLLM's command line rejected %s: the installed vLLM has no such option, or an option and its "
+                "value reached it as one argument (\"--host 127.0.0.1\" instead of \"--host=127.0.0.1\"). Check "
+                "vllm_service_options against `vllm serve --help=all` of vllm_install_version, drop or rename the "
+                "flag, or pick a vllm_install_version that has it." % bad)
+    if re.search(r"Failed core proc\(s\): \{\}", text):
+        extra = (" The empty {} means the engine process was killed by a signal, often the kernel OOM killer: "
+                 "run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'.")
+    fixed = _fix_generic_cause(finding, facts, text)
+    if fixed:
+        return fixed
+    return ("Only vLLM's wrapper error is visible; the real cause was printed earlier by the EngineCore/worker "
+            "process or not at all.%s Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), "
+            "set vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun." % extra)
+
+
+# Fixes that name one word the log gives for %s, in _FIXED_TABLE's form.
+_WORD_FIXES = _read_fixed(r"""
+engine_core_generic v1_engine_unsupported
+    VLLM_USE_V1=1 is set and this vLLM's V1 engine does not support %s yet (releases 0.8-0.9 refuse
+    instead of falling back to the V0 engine when the variable is set). Drop VLLM_USE_V1 from
+    vllm_service_env (vLLM then falls back to V0 for it) or set it to "0", or remove that option from
+    vllm_service_options; from 0.10 on there is no V0 engine, so a newer vllm_install_version needs a
+    setup the V1 engine supports (a GPU of compute capability 8.0 or newer, a supported model and
+    options).
+""")
+# Fixes of engine_core_generic causes chosen by a word of the finding's line, in _FIXED_TABLE's form
+# with that word (a regex, \s for a space) after the rule: the first that matches is the fix.
+_WORDED_FIXES = _read_fixed(r"""
+vllm_release_bug ray\.init\stwice
+    Ray was already initialised in this process when vLLM called ray.init() again: some vLLM releases
+    (the Ray executor on ROCm/XPU, late 2024) call ray.init("auto") without ignore_reinit_error when the
+    code around vLLM has started Ray itself. Let vLLM start Ray (no ray.init before LLM()), or on one
+    host use distributed_executor_backend: mp in vllm_service_options; a newer vllm_install_version
+    passes ignore_reinit_error.
+vllm_release_bug per-tensor\sscaling\sfactor\sfor\sfp8
+    kv_cache_dtype fp8 with a checkpoint whose KV-cache scales are missing or not per-tensor: this vLLM
+    release refuses it instead of using a scale of 1.0 (fixed in later releases). Drop kv_cache_dtype
+    from vllm_service_options (auto), use a checkpoint saved with per-tensor k/v scales
+    (vllm_model_source), or move vllm_install_version to a newer release.
+vllm_release_bug DeepGEMM
+    vLLM ran its DeepGEMM kernel warmup at start and the optional deep_gemm package is not installed (or
+    too old): releases 0.20-0.22 run that warmup for every model on Hopper/Blackwell GPUs, even one
+    without FP8 layers. Set vllm_service_env {VLLM_DEEP_GEMM_WARMUP: "skip", VLLM_USE_DEEP_GEMM: "0"}
+    (no DeepGEMM kernels are needed then), or move vllm_install_version to a release that checks first;
+    install deep_gemm in the service venv only where the model has FP8 block-quantized layers.
+dependency_too_old DeepGEMM
+    vLLM called a DeepGEMM kernel (FP8 block-quantized layers on a Hopper/Blackwell GPU) and the
+    optional deep_gemm package is missing from the service venv or older than this vLLM needs. Install
+    the deep_gemm release vllm_install_version's install script pins (built from source with its
+    submodules: the sdist on PyPI does not build), or set vllm_service_env {VLLM_USE_DEEP_GEMM: "0"} so
+    that vLLM uses its other FP8 kernels (slower), or serve a checkpoint without FP8 block quantization
+    (vllm_model_source).
+""")
+
+
+def _fix_generic_cause(finding, facts, text):
+    """Fixes of the engine_core_generic causes that name a reason (not only vLLM's wrapper)."""
+    match = finding.match
+    for (rule, word), fix in _WORDED_FIXES.items():
+        if finding.rule == rule and re.search(word, text):
+            return fix
+    version = facts.get("vllm_version")
+    if finding.rule == "wrapper_vllm_version_mismatch":
+        found = re.search(r"found vllm==(\S+?)\.?$|You have version (\S+)", text)
+        installed = (found.group(1) or found.group(2)) if found else version
+        spec = re.search(r"\bvllm ?((?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)*)", text)
+        what = ""
+        if re.search(r"unexpected keyword argument", text):
+            what = " It passes the engine argument '%s', which the installed vLLM does not have (removed or renamed " \
+                   "since, or not added yet)." % (_first_group(match) or "?")
+        elif re.search(r"missing \d+ required", text):
+            what = " It calls vLLM without the argument '%s', which the installed vLLM requires (added since the " \
+                   "release the tool was written for)." % (_first_group(match) or "?")
+        elif re.search(r"Can't pickle local object", text):
+            what = (" It hands vLLM an object defined inside its function %s, which this vLLM must pickle to its "
+                    "engine process (the V1 engine runs in a process of its own); vllm_service_env "
+                    "{VLLM_ENABLE_V1_MULTIPROCESSING: \"0\"} keeps the engine in one process meanwhile"
+                    % (_first_group(match) or "?"))
+        elif re.search(r"' object has no attribute '", text):
+            obj, attr = (_set_groups(match) + ["vLLM's engine", "?"])[:2]
+            what = (" It uses '%s' of vLLM's %s, which the installed vLLM does not have (the V1 engine, the default "
+                    "since 0.8, runs the model executor in a process of its own: there is no "
+                    "llm_engine.model_executor); releases 0.8-0.10 still run such tools with vllm_service_env "
+                    "{VLLM_USE_V1: \"0\"}" % (attr, obj))
+        elif re.search(r"No module named|cannot import name|has no attribute", text):
+            what = " It imports %s, which the installed vLLM does not have (moved or removed)." % (
+                "'%s'" % (_first_group(match) or "?"))
+        elif spec:
+            what = " Its own version check asks for vllm%s." % spec.group(1)
+        elif re.search(r"Failed to import", text):
+            what = " It could not even import the installed vLLM (its compiled parts or APIs differ from the ones " \
+                   "the tool was built with)."
+        return ("The tool around vLLM (a trainer, evaluator, serving wrapper or plugin) was written for another vLLM "
+                "release than the one installed%s.%s Install the vLLM release the tool supports (set "
+                "vllm_install_version to it; the tool's requirements or its vllm extra name it), or upgrade the tool "
+                "to a release written for this vLLM. Disabling the tool's version check only hides the mismatch."
+                % (" (vLLM %s)" % installed if installed else "", what))
+    if finding.rule == "wrapper_dependency_version_mismatch":
+        top, rest = _two_groups(match, ("a package", "?"))
+        return ("Code around vLLM (a wrapper, connector or plugin) imports %s.%s, which the installed %s does not "
+                "have: Python names the first missing part, so %s is installed but is another release than the "
+                "one that code was written for. Install the %s release the wrapper's requirements name (or the "
+                "wrapper release made for the installed %s); in a container, use the image built for that pair."
+                % (top, rest, top, top, top, top))
+    if finding.rule == "vllm_install_incomplete":
+        module = _first_group(match) or "a module"
+        return ("vLLM's own code imports %s, which the installed vLLM lacks: the install is incomplete or mixes two "
+                "releases (a packaging bug such as 0.8.3's missing vllm.benchmarks, files left over from an upgrade "
+                "in place, a vllm/ source tree or a stale build shadowing the wheel). Reinstall vLLM in a clean venv "
+                "(vllm_install_version, a patch release where the packaging is fixed), and start it from a directory "
+                "that holds no vllm/ source checkout." % module)
+    if finding.rule == "torch_compile_graph_error":
+        return ("torch.compile failed on the model graph while vLLM compiled it at start (a torch/vLLM compile bug "
+                "for this model or quantization, often a regression of a new release). Set %s (no torch.compile and "
+                "no CUDA graphs; slower), or pin vllm_install_version to the release that worked, and clear vLLM's "
+                "compile cache (~/.cache/vllm/torch_compile_cache) of the service user."
+                % _fmt_opt(enforce_eager="true"))
+    if finding.rule == "vllm_release_bug" and re.search(r"module 'ray' has no attribute", text):
+        return ("Python found a 'ray' module without Ray's API ('%s' missing): a partial or stub install, a "
+                "namespace left behind by an uninstall, or a folder named ray on the path; some vLLM releases "
+                "do not catch that where they only check whether Ray is running (fixed later). Remove the stray "
+                "ray (or install Ray properly in the service venv, the release vLLM names), or move "
+                "vllm_install_version to a release with the fix." % (_first_group(match) or "?"))
+    if finding.rule == "dependency_too_old":
+        return ("A package vLLM uses for this model or option (bitsandbytes for bitsandbytes quantization, and the "
+                "like) is older than the installed vLLM requires, or missing: vLLM's own import check names the "
+                "minimum. Install that release into the service venv (the version vLLM names, or the one its "
+                "requirements pin for vllm_install_version); in a container or serving platform, use the image "
+                "whose packages were built for this vLLM release, or pin vllm_install_version to a release that "
+                "accepts the installed package.")
+    if finding.rule == "v1_engine_unsupported":
+        return _WORD_FIXES[("engine_core_generic", finding.rule)] % (_first_group(match) or "this option").strip()
+    if finding.rule == "vllm_release_bug":
+        names = dict(zip(("layer", "attr"), _two_groups(match, ("a vLLM layer", "?"))))
+        return ("vLLM failed inside its own layer code (%(layer)s has no '%(attr)s') while it processed the checkpoint's weights: "
+                "this release's code paths disagree for this model or quantization, a bug of the release (e.g. "
+                "0.8.3's input_scale, fixed in 0.8.5). Move vllm_install_version to a newer patch release; "
+                "meanwhile a checkpoint without that quantization (vllm_model_source) or another quantization "
+                "option may load." % names)
+    return None
+
+
+# The fixes that take nothing from the log, as data: a paragraph each, "category rule" from the
+# first column, then the text (its lines joined with a space). Looked up before the category's
+# fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
+_FIXED_TABLE = r"""
+engine_core_generic dependency_version_mismatch
+    Two packages in vLLM's environment are of releases that do not fit each other: the installed kernels
+    (0.15 or newer) requires a version or revision on every LayerRepository, and the installed
+    transformers (imported by vLLM at start) builds them without one. Pin kernels below 0.15 in the
+    service venv, or upgrade transformers to a release made for kernels 0.15 (or the pair that
+    vllm_install_version's requirements name); an install that upgrades everything unpinned is what
+    brings such pairs together.
+cuda_driver_mismatch attention_backend_unsupported
+    The attention backend vLLM picked does not run on this GPU (FlashAttention needs compute
+    capability 8.0, Ampere or newer, FlashInfer 7.5; V100/T4 are older), or XFormers was picked for a
+    model that needs logits soft capping (Gemma 2), which it lacks, or FlashAttention 2 for a model
+    with attention sinks (gpt-oss), which need FlashAttention 3 (Hopper only). Choose another backend in
+    vllm_service_env: {VLLM_ATTENTION_BACKEND: XFORMERS} (TRITON_ATTN or FLASHINFER on newer releases;
+    TRITON_ATTN for attention sinks off Hopper), or, on old releases, {VLLM_USE_V1: "0"}; a
+    vllm_install_version that selects a backend for this GPU also fixes it.
+cuda_driver_mismatch triton_libcuda_not_found
+    Triton compiles a small helper when vLLM first uses it and links it with -lcuda, and the linker
+    finds no libcuda.so: only the driver's libcuda.so.1 is installed or mounted (as in many containers).
+    Create the link next to it (ln -s libcuda.so.1 libcuda.so in the driver's library folder, e.g.
+    /usr/lib/x86_64-linux-gnu), or point Triton at a folder that has it with vllm_service_env
+    {TRITON_LIBCUDA_PATH: <folder>}; enforce_eager: true in vllm_service_options avoids most Triton
+    compiles meanwhile.
+cuda_driver_mismatch container_runtime_mode
+    The NVIDIA Container Toolkit runs in CDI mode and refuses `docker --gpus`. Start the container with
+    --runtime=nvidia (or --device nvidia.com/gpu=all with CDI specs from `nvidia-ctk cdi generate`), or
+    set the toolkit's mode back to legacy in /etc/nvidia-container-runtime/config.toml. Check with
+    `docker run --rm --runtime=nvidia ... nvidia-smi` before starting vLLM.
+uvloop_event_loop signal_handler_non_main_thread
+    vLLM's server or engine was started outside the main thread (a wrapper ran serve_http or LLM() in a
+    thread: a Ray actor's thread, a notebook, a UI worker), and signal handlers can only be installed
+    from the main thread. Run vLLM as its own process, as this project's vllm service does
+    (vllm_service_options), or have the wrapper start it in its main thread or a subprocess (or start
+    uvicorn directly without vLLM's signal handling); a wrapper release that does so fixes it.
+uvloop_event_loop uvloop_patch
+    Something calls nest_asyncio.apply() inside vLLM's uvloop event loop. Remove nest_asyncio from the
+    server process (it cannot patch uvloop); run vLLM as its own service.
+model_files gguf_unsupported
+    The model path is a .gguf file that this vLLM read as a config.json: it has no GGUF loader (releases
+    from before GGUF support came in mid-2024, and the newest ones unless the vllm-gguf-plugin package
+    is installed in the service venv). Use a vllm_install_version with GGUF support (single-file GGUF,
+    with tokenizer set to the base model in vllm_service_options), or serve the original safetensors or
+    an AWQ/GPTQ/FP8 checkpoint (vllm_model_source); where GGUF is supported the file is not a valid GGUF
+    (an incomplete download: check its size and that it starts with the bytes 'GGUF').
+tensor_parallel_config nccl_network
+    The ranks of the distributed group could not connect (Gloo over TCP): the interface picked is not
+    reachable from the other nodes. Set vllm_service_env: {GLOO_SOCKET_IFNAME: <nic>,
+    NCCL_SOCKET_IFNAME: <nic>} to the interface the nodes share, and open the ports between them; on one
+    host, use tensor_parallel_size without Ray.
+multimodal_processor mm_limits_not_initialized
+    vLLM's worker processes profiled the multimodal encoder without the per-prompt multimodal limits
+    having been set up in them (a bug of vLLM 0.6.6-0.7.0's V1 engine with tensor parallelism, fixed in
+    later releases). Upgrade vllm_install_version; meanwhile run with tensor_parallel_size 1 or the V0
+    engine (vllm_service_env {VLLM_USE_V1: "0"}).
+wsl_specific wsl_make_resident
+    WSL2's GPU driver (dxg) could not make a large allocation resident (the Windows side ran out of GPU
+    or shared memory). Lower vllm_service_options.gpu_memory_utilization, close GPU users on Windows,
+    give WSL more memory (vllm_wsl_memory, vllm_wsl_swap), and update the Windows NVIDIA driver;
+    enforce_eager: true in vllm_service_options avoids large graph buffers.
+wsl_specific uva
+    WSL2 disables pinned memory, so UVA is unavailable and the V2 model runner cannot start. Set
+    vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: "1"} (WSL kernel >= 4.19.121), or
+    {VLLM_USE_V2_MODEL_RUNNER: "0"}.
+wsl_specific wsl_mnt
+    The model is read from a Windows drive (/mnt/...) over 9p, which is very slow under WSL and can time
+    out the start. Put the model on the distro's ext4 filesystem (vllm_model_source) and raise
+    VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env meanwhile.
+wsl_specific wsl_pinned
+    Pinned host memory is limited under WSL2. Set vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: "1"}
+    or avoid cpu_offload_gb/swap in vllm_service_options.
+engine_core_generic kill_signal
+    The server was killed by SIGKILL and the log names no cause. The usual killer is the kernel OOM
+    killer: run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'; if it is,
+    add RAM/swap (vllm_wsl_memory/vllm_wsl_swap on WSL) or load a smaller model.
+engine_core_generic image_python_unreadable_nonroot
+    The container runtime could not start the image's Python: it is not on PATH, or not readable for the
+    user the container runs as (an image whose venv links to a uv-managed Python under /root, run with a
+    non-root uid by Kubernetes/OpenShift or a Helm chart). Run the container as the image's user, use an
+    image whose Python lives outside /root (vLLM's CUDA images since 0.8.2), or rebuild it with the
+    interpreter installed system-wide; or install vLLM on the host with this project
+    (vllm_install_version, vllm_install_backend).
+trust_remote_code remote_code_config_not_picklable
+    The model's own config class (trust_remote_code, transformers_modules...) could not be pickled to
+    vLLM's worker processes: a bug of some vLLM releases (and of wrappers such as Ray Serve LLM) with
+    remote-code configs and several processes (tensor parallelism, the V1 engine's processes, Ray).
+    Use a vllm_install_version where it is fixed (such configs are pickled by value), or a model whose
+    architecture vLLM has natively, which needs no trust_remote_code.
+engine_core_generic spawn_without_main_guard
+    Python's multiprocessing (spawn) re-imported the script that creates vLLM's engine, because the
+    script creates it at import time. Put the code that builds LLM(...) under `if __name__ ==
+    '__main__':`, or serve with `vllm serve` as this project's service does.
+port_in_use port_out_of_range
+    A port above 65535 was computed for vLLM or a process it starts (a wrapper adding an index per
+    server, rank or node to a base port). Lower the base port (vllm_service_port, or the wrapper's port
+    settings) or the number of servers per node, so that every port stays at most 65535.
+tensor_parallel_config ray_task_no_gpu_reserved
+    vLLM's Ray executor found no GPU where it runs: the Ray task or actor that started vLLM reserved no
+    GPUs, or its node has none. Start vLLM from a task or actor that requests the GPUs (num_gpus, a
+    placement group), or on one node let vLLM start its own workers (distributed_executor_backend: mp
+    in vllm_service_options).
+tensor_parallel_config placement_group_too_small
+    vLLM asked its Ray placement group for more bundles (GPUs) than the group holds:
+    tensor_parallel_size x pipeline_parallel_size, times the engines a wrapper colocates, exceeds the
+    GPUs reserved. Reserve a placement group as large as the workers need, or lower
+    tensor_parallel_size or the number of engines.
+tensor_parallel_config ray_version_mismatch
+    The Ray in vLLM's environment is another version than the Ray cluster it joins. Install the
+    cluster's Ray version in the release venv (or start the cluster with the venv's Ray): the driver
+    and every node must run the same Ray and Python.
+engine_core_generic speculative_num_tokens_missing
+    vLLM rejected speculative_config: num_speculative_tokens is required for this draft model (its
+    config has no n_predict). Add num_speculative_tokens to speculative_config in
+    vllm_service_options.
+engine_core_generic service_user_cannot_exec
+    The service manager could not run the release's Python as the service user (vllm_service_user):
+    permission denied on the way to the venv. A folder above vllm_python_root does not let other
+    users in (a path under a private home, or a folder with mode 0700 or 0750). Put
+    vllm_python_root (and vllm_model_store) where every folder above it has o+x, such as the
+    defaults /opt/vllm and /var/lib/vllm/models, or run chmod o+x on each folder above it; then
+    run the play again.
+cuda_driver_mismatch torchvision_torch_mismatch
+    torchvision in the service venv was built for another torch than the one installed (vLLM pins its
+    torch; installing torch or torchvision on top of it, or an image that mixes them, breaks the pair),
+    so its compiled operators (torchvision::nms) are missing. Install the torchvision release made for
+    the installed torch (the pairs are listed in torchvision's README), or rebuild the venv from vLLM's
+    own requirements (vllm_python_rebuild: true with vllm_install_version) without adding torch or
+    torchvision afterwards.
+wsl_specific native_windows_unsupported
+    vLLM runs on Linux only: this is a native Windows Python (drive-letter paths, or Unix-only modules
+    such as resource or fcntl missing). Run vLLM inside WSL2 (a Linux distro; this project's
+    vllm_wsl_* settings size it) or on a Linux host or container, with the venv created there, not in a
+    Windows Python or conda environment.
+model_files vllm_too_old_for_model
+    The model (its config.json or its checkpoint's tensors) is newer than the installed vLLM: this
+    release does not know a field the model uses (a rope_scaling type, a quantization scheme's scale
+    tensors). Move vllm_install_version to a release that lists the model (and its quantization) as
+    supported; a wrapper that bundles its own vLLM (a trainer, a serving platform) needs its release
+    that ships that vLLM. Editing config.json to an older format only hides the mismatch.
+model_files qwen2_sliding_window_layers_unsupported
+    The model's config.json turns sliding-window attention on for only some layers (use_sliding_window
+    with max_window_layers), which this vLLM release refuses. Set use_sliding_window to false in the
+    model's config.json (the Qwen2/Qwen2.5 releases ship it false; fine-tunes and merges sometimes flip
+    it) or serve a snapshot with it unset (vllm_model_source), or use a newer vllm_install_version.
+model_files bnb_checkpoint_without_bnb_load_format
+    The checkpoint is saved pre-quantized with bitsandbytes (its tensors carry absmax/quant_map
+    statistics, e.g. Unsloth's *-bnb-4bit), but vLLM loads it as a plain checkpoint. Set quantization:
+    bitsandbytes in vllm_service_options (and load_format: bitsandbytes on releases before 0.7), or
+    serve the 16-bit model instead (vllm_model_source).
+engine_core_generic wrapper_code_bug
+    A string-formatting error (a logging or % format call whose arguments do not fit its format string)
+    in the code that starts vLLM: a bug of that code (a wrapper, a plugin, or vLLM), not of the setup.
+    The traceback's innermost frame names the file: move that package (or vllm_install_version, where
+    the frame is vLLM's) to a release with the fix, or back to the release that worked.
+engine_core_generic reinit_in_forked_subprocess
+    A worker process was forked after the parent process had already initialised the GPU (or NPU/XPU),
+    which torch cannot do again in a forked child. Make vLLM start its workers with spawn
+    (vllm_service_env: {VLLM_WORKER_MULTIPROC_METHOD: spawn}), and do not touch the device (torch.cuda
+    calls, a model on the GPU) in the script or wrapper before vLLM's engine is created; a plugin that
+    forks after device init needs its release with the fix.
+tensor_parallel_config local_world_size_exceeds_visible
+    vLLM placed more workers on this node (tensor_parallel_size x pipeline_parallel_size per node) than
+    GPUs it can see. On one host, lower tensor_parallel_size (and pipeline_parallel_size) in
+    vllm_service_options to the GPUs the node has, or make them visible (CUDA_VISIBLE_DEVICES in
+    vllm_service_env); across nodes, start every node of the Ray cluster (or the data-parallel ranks)
+    before vLLM so that the workers spread over them.
+port_in_use hccl_port_held_by_other_process
+    Ascend's HCCL could not open its root-info port (60000 and up by default): another process on the
+    host, usually a second vLLM or trainer on other NPUs, already holds it. Give each instance its own
+    range with HCCL_IF_BASE_PORT in vllm_service_env (e.g. 61000 for the second), or stop the other
+    process; check with `ss -ltnp`.
+port_in_use internal_port_race
+    torch.distributed's rendezvous store could not listen on the port picked for it: another process
+    took it first (several vLLM instances or trainers starting at once on one host, or a server that did
+    not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
+    them one after another, and stop leftovers (`ss -ltnp`).
+engine_core_generic attention_backend_unknown
+    The attention backend asked for (VLLM_ATTENTION_BACKEND in vllm_service_env, or attention_backend in
+    vllm_service_options) is one the installed vLLM does not have, or does not offer on this platform:
+    XFORMERS and the *_VLLM_V1 names were removed with the V0 engine, TORCH_SDPA is for CPUs. Remove
+    it so that vLLM picks a backend for this GPU, or use one of the names the error lists (FLASH_ATTN,
+    TRITON_ATTN, FLASHINFER and so on, depending on the release).
+engine_core_generic script_shadows_vllm_package
+    Python imported a file or folder named vllm (a script called vllm.py, or a vllm/ folder that is no
+    package) in place of the installed vLLM: it comes first on the path (the script's own directory,
+    the working directory). Rename the script (not vllm.py) and remove its vllm.pyc/__pycache__, or
+    start vLLM from another directory; this project's service starts `vllm serve` from its own
+    directory.
+engine_core_generic platform_plugin_bug
+    The hardware platform plugin (vllm-ascend, vllm-gaudi and the like) failed in its own code while
+    vLLM started: a bug of that plugin release, or a plugin and a vLLM release that are not a pair (the
+    plugin's release notes name the vLLM release each one is made for). Install the plugin release made
+    for the installed vLLM (vllm_install_version), or a newer plugin release with the fix; the
+    exception's frames name the plugin's file.
+cuda_driver_mismatch gpu_busy_or_exclusive
+    The GPU refused a new CUDA context: it is in Exclusive Process compute mode and another process
+    holds it (a second server, a leftover vLLM worker), or this container may not use it. Stop the
+    other process (nvidia-smi lists it), set the compute mode back to Default (`nvidia-smi -c 0` as
+    root) or give each server its own GPU (CUDA_VISIBLE_DEVICES in vllm_service_env).
+cuda_driver_mismatch system_lib_too_old
+    A compiled extension needs a newer glibc or libstdc++ than this host (or base image) has: the
+    wheels were built for a newer Linux. Run on a distribution or image with the required glibc, or
+    install releases built for this one (vllm_install_version, and the matching torch); for libstdc++
+    a newer libstdc++ on the library path (the compiler's, or conda's) is enough.
+tensor_parallel_config pp_unsupported
+    pipeline_parallel_size is above 1 for a model (or a speculative draft model) whose vLLM class does
+    not support pipeline parallelism in this release. Drop pipeline_parallel_size from
+    vllm_service_options and split over tensor_parallel_size instead, or use a vllm_install_version
+    whose class for this model supports it.
+model_files quantization_method_unknown
+    This vLLM release has no quantization method of that name (newer than the release, removed from
+    it, or misspelt). Drop quantization from vllm_service_options to let vLLM read it from the
+    checkpoint's config, fix its spelling, or use a vllm_install_version that lists it.
+model_files lora_unsupported_model
+    enable_lora is set for a model whose vLLM class does not support LoRA in this release. Drop
+    enable_lora (and lora_modules) from vllm_service_options, merge the adapter into the weights and
+    serve the merged model (vllm_model_source), or use a vllm_install_version that supports LoRA for
+    this architecture.
+engine_core_generic ray_not_installed
+    Ray is not installed in the Python that runs vLLM, but something needs it: distributed_executor_backend
+    ray (or a multi-node setup), or a plugin or wrapper that imports it. On one host use
+    distributed_executor_backend: mp in vllm_service_options; otherwise install Ray into the service
+    venv (the release vLLM's requirements name).
+engine_core_generic numpy_abi_mismatch
+    A compiled extension was built against NumPy 1.x but NumPy 2 is installed (or the reverse): a
+    package installed on top of vLLM's requirements moved numpy. Reinstall the numpy release vLLM's
+    requirements name (numpy<2 for releases before NumPy 2 support) in the service venv, or rebuild
+    it from vLLM's own requirements (vllm_python_rebuild: true).
+model_files tokenizer_format_too_new
+    The model's tokenizer.json was written by a newer `tokenizers` release than the one installed, which
+    cannot parse it. Use a vllm_install_version whose requirements bring a newer transformers and
+    tokenizers (new models often need the release after them), or upgrade tokenizers (and transformers)
+    in the service venv within what vLLM's requirements allow.
+model_files tokenizer_backend_missing
+    transformers could not build the model's tokenizer: the model has no tokenizer.json, and the library
+    its slow tokenizer needs (sentencepiece, tiktoken or protobuf) is not installed in the service venv.
+    Install that package into the venv, or serve a snapshot that includes tokenizer.json
+    (vllm_model_source).
+model_files processor_load_frame_cut
+    The traceback stops while transformers loads the model's processor (image processor, tokenizer,
+    chat template) from the model directory: a processor file is missing (preprocessor_config.json,
+    processor_config.json, tokenizer files; quantization and merge tools often leave them out) or the
+    installed transformers cannot read it. Copy the processor and tokenizer files of the base model
+    into the served directory (vllm_model_source), and read the full log for the error line itself.
+engine_core_generic start_frames
+    The log shows the engine start-up failing but neither the cause nor vLLM's wrapper line; it was cut
+    short. Read the full log (journalctl -u vllm -n 5000, or /var/log/vllm/vllm.log), set
+    vllm_service_env VLLM_LOGGING_LEVEL=DEBUG and rerun.
+engine_core_generic ready_timeout
+    The engine did not become ready in time (the API server stops waiting for the engine cores' first
+    message; a long warm-up such as DeepGEMM or torch.compile on a large model, or a slow model load,
+    outlasts it). Raise VLLM_ENGINE_READY_TIMEOUT_S in vllm_service_env (default 600; releases before it
+    was configurable need a newer vllm_install_version), keep the model on local ext4, skip video
+    profiling for VL models (limit_mm_per_prompt video 0), and raise vllm_service_ready_timeout to
+    match. If an engine core died instead, its own error is earlier in the log.
+"""
+
+
+_FIXED = _read_fixed(_FIXED_TABLE)
+# Fixes that name the path the log gives for %s (_fix_model_cause), in _FIXED_TABLE's form.
+_PATH_FIXES = _read_fixed(r"""
+model_files local_path_not_found
+    The model path %s does not exist where vLLM runs, so it was taken for a Hugging Face id. Point
+    vllm_model_source at an existing local directory holding config.json (an absolute path, no ~; in a
+    container the path inside it), or use a hub id (namespace/name).
+model_files cache_dir_permission
+    vLLM's user cannot write its cache directory %s (HOME unset or not writable, a root-owned or
+    read-only mount).
+    Give the service user (vllm_service_user) a writable home, or set vllm_service_env: {HOME: ...,
+    HF_HOME: ..., VLLM_CACHE_ROOT: ..., XDG_CACHE_HOME: ...} to a directory it owns; in a container
+    chown the mounted parent directory.
+""")
+_FIXERS = {
+    "gpu_oom": _fix_gpu_oom,
+    "host_oom": _fix_host_oom,
+    "cuda_driver_mismatch": _fix_cuda,
+    "python_version_unsupported": _fix_python,
+    "uvloop_event_loop": _fix_uvloop,
+    "model_files": _fix_model,
+    "trust_remote_code": _fix_trust,
+    "tensor_parallel_config": _fix_tp,
+    "multimodal_processor": _fix_mm,
+    "wsl_specific": _fix_wsl,
+    "port_in_use": _fix_port,
+    "engine_core_generic": _fix_generic,
+}
+
+
+def fix_for(finding, facts, live, lines):
+    """The fix of ``finding``: its (category, cause)'s text in _FIXED_TABLE, else its category's fixer
+    (which reads the facts, the live facts and the lines of the log for its numbers)."""
+    return _FIXED.get((finding.category, finding.rule)) or _FIXERS[finding.category](finding, facts, live, lines)

@@ -1,0 +1,1040 @@
+# -*- coding: utf-8 -*-
+"""The doctor's rules as data: _RULE_TABLE, the strength tiers and the rule matcher.
+
+One part of the doctor (``vllm_doctor.py`` is the entry and says how a diagnosis is made): each
+paragraph of _RULE_TABLE is a rule (name, category, strength, kind, then its regexes); ``RULES``
+is the table read; ``_match_rules`` turns the lines of a log into findings. The words some log
+lines say (_LOG_WORDS) are data here too. Reads lines from ``vllm_doctor_text``.
+"""
+from __future__ import absolute_import, division, print_function
+
+import re
+
+try:  # in the collection: module_utils import each other relatively
+    from .vllm_doctor_text import _EXCEPTION_RE, _FRAME_PATH_RE
+except ImportError:  # copied beside the launcher, or scripts/doctor: the parts lie side by side
+    from vllm_doctor_text import _EXCEPTION_RE, _FRAME_PATH_RE
+
+__metaclass__ = type
+
+
+# Strength tiers (0-100).
+WRAPPER = 12
+CONTEXT_WEAK = 25
+CONTEXT = 45
+LIKELY = 70
+SPECIFIC = 85
+CERTAIN = 95
+
+
+# --------------------------------------------------------------------------------------------
+# Rules
+# --------------------------------------------------------------------------------------------
+
+class Rule(object):
+    __slots__ = ("name", "category", "regex", "strength", "kind")
+
+    def __init__(self, name, category, pattern, strength, kind="error", flags=re.I):
+        self.name = name
+        self.category = category
+        self.regex = re.compile(pattern, flags)
+        self.strength = strength
+        self.kind = kind
+
+
+# The rules, as data read by _read_rules: one a paragraph. The first line, from the first column:
+# the rule's name, its category, its strength (CERTAIN, SPECIFIC, LIKELY, WRAPPER, CONTEXT,
+# CONTEXT_WEAK or a number, optionally +N / -N) and, for other than "error", its kind. Then the
+# pattern's alternatives, each on a line indented by four spaces (joined with "|"; matched without
+# regard to case). Lines from a "#" in the first column are comments.
+_RULE_TABLE = r"""
+# ---- GPU memory -----------------------------------------------------------------------
+kv_tokens gpu_oom CERTAIN
+    max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)
+kv_gib gpu_oom CERTAIN
+    max seq len \((\d+)\),?\s*\(?([\d.]+) GiB KV cache is needed, which is larger than the available KV cache memory \(([\d.]+) GiB\)
+kv_gib_short gpu_oom CERTAIN
+    KV cache is needed, which is larger than the available KV cache memory
+    To serve at least one request with the models?'?s? max seq len \((\d+)\)
+free_lt_util gpu_oom CERTAIN
+    Free memory on device(?: (\S+))? \(([\d.]+)/([\d.]+) GiB\) on startup is less than desired GPU memory utilization \(([\d.]+), ([\d.]+) GiB\)
+free_lt_util_short gpu_oom CERTAIN
+    is less than desired GPU memory utilization
+no_cache_blocks gpu_oom CERTAIN
+    No available memory for the cache blocks
+insufficient_kv gpu_oom SPECIFIC
+    (?:Insufficient|not enough) (?:GPU )?memory (?:for|to allocate) (?:the )?KV cache
+    estimated maximum model length is (\d+)
+neg_kv gpu_oom SPECIFIC
+    Available KV cache memory: -\d
+profiling_changed gpu_oom SPECIFIC
+    Error in memory profiling
+    other processes sharing the same container release GPU memory
+    reserved for KV Cache is -\d
+cuda_oom_generic gpu_oom SPECIFIC-5
+    (?:cuda|gpu|nccl|cublas|cudnn|device|npu|xpu|hpu|mps)\b[^\n]{0,80}\bout of memory
+    \bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b
+zero_blocks gpu_oom LIKELY
+    # GPU blocks: 0\b
+    GPU KV cache size: 0 tokens
+cuda_oom gpu_oom SPECIFIC+5
+    CUDA out of memory
+    OutOfMemoryError: CUDA
+    CUDA error: out of memory
+    cudaErrorMemoryAllocation
+    CUBLAS_STATUS_ALLOC_FAILED
+    HIP out of memory
+    torch\.OutOfMemoryError
+    out of memory on device
+    Tried to allocate [\d.]+ [MG]iB\. GPU
+# ---- host memory ------------------------------------------------------------------------
+oom_killer host_oom SPECIFIC+3
+    Out of memory: Kill(?:ed)? process
+    invoked oom-killer
+    oom-kill:
+    oom_reaper
+    Memory cgroup out of memory
+ray_oom host_oom SPECIFIC+3
+    Task was killed due to the node running low on memory
+    killed due to memory pressure
+    exceeds the memory usage threshold
+    ray\.exceptions\.OutOfMemoryError
+    Ray killed this worker
+enomem host_oom SPECIFIC
+    Cannot allocate memory
+    \[Errno 12\]
+    ENOMEM
+    DefaultCPUAllocator: (?:can't|not enough) (?:allocate )?memory
+    not enough memory: you tried to allocate
+    std::bad_alloc
+    ^MemoryError\b
+    cudaErrorMemoryAllocation.*(?:host|pinned)
+    unable to mmap \d+ bytes
+ray_sigkill_oom host_oom 55
+    killed by SIGKILL by OOM killer
+    OOM killer due to high memory usage
+bus_error host_oom 55
+    ^Bus error\b
+    \bBus error \(core dumped\)
+    No space left on device.*\/dev\/shm
+    shm.*(?:too small|No space left)
+# /dev/shm too small for what is put there at start: NCCL's shared-memory transport
+# (misc/shmutils.cc: one segment per peer), Ray's object store (plasma store_runner.cc checks
+# /dev/shm before it starts), torch's shared-memory tensors. Docker's default is 64 MiB, and a
+# Kubernetes pod gets it only from an emptyDir of medium Memory.
+bus_error host_oom SPECIFIC
+    Error while (?:creating|attaching to) shared memory segment\s+/dev/shm/
+    failed to extend /dev/shm/\S+ to \d+ bytes
+    System memory request exceeds memory available in /dev/shm
+    /dev/shm has only \d+ bytes available
+    (?:workers?|dataloader)\S* (?:are|is) out of shared memory
+    raise your shared memory limit
+    insufficient shared memory \(shm\)
+    unable to write to file </torch_[^>]*>: No space left
+kill_signal host_oom 30 kill
+    ^Killed\s*$
+    \bKilled\s+(?:python|vllm)
+    exit(?:ed with)? code:? ?(?:137|-9)\b
+    exitcode[=:]? ?-9\b
+    signal 9\b
+    \bSIGKILL\b
+    returned non-zero exit status -9
+    terminated by signal SIGKILL
+    was sent SIGKILL
+    killed by signal: Killed
+    status=9/KILL
+    code=killed
+    died \(-9\)
+    died, exit code:? -9\b
+    exit status -9\b
+    \bsignal: killed\b
+    Failed core proc\(s\): \{[^}]*: -9\}
+systemd_oom host_oom SPECIFIC+3
+    killed by the OOM killer
+    Failed with result 'oom-kill'
+    oom-kill event
+    OOMKilled
+    Reason:\s*OOMKilled
+# ---- CUDA / driver ----------------------------------------------------------------------
+driver_too_old cuda_driver_mismatch CERTAIN
+    NVIDIA driver on your system is too old(?: \(found version (\d+)\))?
+driver_insufficient cuda_driver_mismatch CERTAIN
+    CUDA driver version is insufficient for CUDA runtime version
+    cudaErrorInsufficientDriver
+    CUDA_ERROR_SYSTEM_DRIVER_MISMATCH
+err_804 cuda_driver_mismatch CERTAIN
+    Error 804
+    forward compatibility was attempted on non supported HW
+err_802 cuda_driver_mismatch SPECIFIC
+    Error 802
+    system not yet initialized
+# vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
+# sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
+no_gpu_visible cuda_driver_mismatch SPECIFIC
+    Failed to infer device type
+# vllm/platforms/__init__.py: no platform plugin found a device, logged at INFO before the first error
+# (on an INFO line a rule counts 30 less: any error of its own that follows still comes first)
+    No platform detected, vLLM is running on UnspecifiedPlatform
+# torch.device("") of that unspecified platform's empty device type, where the engine is created
+    Device string must not be empty
+# vllm/config (_check_valid_dtype / platforms/cuda.py): bfloat16 needs compute capability 8.0
+# the same message's second half, where only the tail was pasted or kept
+dtype_unsupported_on_gpu cuda_driver_mismatch CERTAIN
+    Bfloat16 is only supported on GPUs with compute capability of at least 8\.0(?:\. Your (.+?) GPU has compute capability ([\d.]+))?
+    You can use float16 instead by explicitly setting the ?`?dtype`? flag
+# Triton and torch.compile build small C/CUDA modules at start: a compiler must be on the host
+compiler_missing cuda_driver_mismatch SPECIFIC
+    Failed to find C compiler
+    Could not find nvcc
+    nvcc: not found
+    nvcc was not found
+    CUDA_HOME environment variable is not set
+    error: command '(?:gcc|cc|c\+\+|x86_64-linux-gnu-gcc)' failed
+    gcc: (?:command )?not found
+# vllm._C links libtorch_cuda.so: a CPU-only torch installed over the CUDA one has no such library
+torch_cpu_build cuda_driver_mismatch 60
+    Torch not compiled with CUDA enabled
+    libtorch_cuda\.so: cannot open shared object file
+# vllm/model_executor/layers/quantization (QuantizationConfig.get_min_capability, checked in
+# vllm/config _verify_quantization / model_loader): the checkpoint's quantization needs a newer GPU
+quantization_unsupported cuda_driver_mismatch CERTAIN
+    The quantization method ([\w-]+) is not supported for the current GPU\.(?: Minimum capability: (\d+)\. Current capability: (\d+))?
+# vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
+# needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
+attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
+    (?:assert) is_fa_version_supported\(
+    FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)
+    Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)
+# flash_attn's own check, vLLM's FlashInfer backend (sm75 and newer), and XFormers asked for a model that
+# needs logits soft capping (Gemma 2) on a GPU too old for the backends that have it
+    FlashAttention only supports Ampere GPUs or newer
+    FlashInfer requires GPUs with sm\d+ or higher
+    XFormers does not support attention logits soft capping
+# vllm/v1/attention/backends/flash_attn.py FlashAttentionImpl: attention sinks (gpt-oss, some newer
+# models) need FlashAttention 3, which vLLM picks only on Hopper (and 4 on datacenter Blackwell)
+    Sinks are only supported in FlashAttention 3
+# nvidia-container-toolkit: the prestart hook refuses `docker --gpus` when it runs in CDI/csv mode
+container_runtime_mode cuda_driver_mismatch CERTAIN
+    invoking the NVIDIA Container Runtime Hook directly
+    Using requested mode '(?:cdi|csv)'.*(?:error|not supported)
+# triton/backends/nvidia/driver.py compiles a helper at first use and links it with -lcuda: the
+# linker finds no unversioned libcuda.so (only the driver's libcuda.so.1, as in many containers)
+triton_libcuda_not_found cuda_driver_mismatch SPECIFIC
+    cannot find -lcuda\b
+err_803 cuda_driver_mismatch CERTAIN
+    Error 803
+    unsupported display driver / cuda driver combination
+ptx cuda_driver_mismatch CERTAIN
+    provided PTX was compiled with an unsupported toolchain
+    cudaErrorUnsupportedPtxVersion
+    CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+container_req cuda_driver_mismatch CERTAIN
+    nvidia-container-cli: requirement error: unsatisfied condition: cuda>=([\d.]+)
+no_kernel_image cuda_driver_mismatch SPECIFIC
+    no kernel image is available for execution on the device
+    device kernel image is invalid
+# ptxas (Triton's JIT, nvcc) of a CUDA toolkit older than the GPU's architecture
+    Value '(sm_\d+a?)' is not defined for option 'gpu-name'
+    sm_\d+ is not compatible with the current PyTorch installation
+cudart_missing cuda_driver_mismatch SPECIFIC
+    libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
+    libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file
+    libnvrtc\.so\.(\d+)[\d.]*: cannot open
+    libcudnn\w*\.so\.(\d+)[\d.]*: cannot open shared object file
+# torchvision registers its compiled operators for the torch it was built against (torchvision/
+# extension.py, _meta_registrations.py): beside another torch (vLLM pins its own; a later pip install of
+# torch or torchvision breaks the pair) the operators are missing at import
+torchvision_torch_mismatch cuda_driver_mismatch SPECIFIC
+    operator torchvision::\w+ does not exist
+    Couldn't load custom C\+\+ ops\. This can happen if your PyTorch and torchvision versions are incompatible
+    PyTorch and torchvision were compiled with different CUDA major versions
+# CUDA's cudaErrorDevicesUnavailable: the GPU is in Exclusive Process compute mode and another process
+# holds it (a second server, a leftover worker), or the device is kept from this container
+gpu_busy_or_exclusive cuda_driver_mismatch SPECIFIC
+    CUDA-capable device\(s\) is/are busy or unavailable
+    cudaErrorDevicesUnavailable
+# a compiled extension (vLLM's, torch's, a kernel package's) built against newer system libraries
+# than the host's (glibc or libstdc++ of an older distribution or base image)
+system_lib_too_old cuda_driver_mismatch SPECIFIC
+    version [`']GLIBC_(\d+\.\d+)[\w.]*' not found
+    version [`']GLIBCXX_(\d+\.\d+\.\d+)' not found
+    version [`']CXXABI_(\d+\.\d+[\d.]*)' not found
+undefined_symbol cuda_driver_mismatch LIKELY
+    vllm/_C\S*\.so: undefined symbol
+    _C\.abi3\.so: undefined symbol
+# another compiled extension built for another torch (C++ names of torch's c10/at namespaces)
+    (?:flash_attn\w*|vllm_flash_attn\w*|xformers\w*|flashinfer\w*|_moe_C|_rocm_C|\w+_C)\S*\.so: undefined symbol: _ZN\w*(?:c10|at|torch)
+no_driver cuda_driver_mismatch LIKELY
+    Found no NVIDIA driver on your system
+    NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver
+    libcuda\.so(?:\.1)?: cannot open shared object file
+    libcuda\.so cannot found
+    No CUDA GPUs are available
+    CUDA driver initialization failed
+    libnvidia-ml\.so(?:\.1)?: cannot open
+    NVML Shared Library Not Found
+    NVMLError_LibraryNotFound
+cuda_unknown cuda_driver_mismatch 40
+    CUDA error: unknown error
+    cudaGetDeviceCount\(\)
+# ---- Python -----------------------------------------------------------------------------
+requires_python python_version_unsupported CERTAIN
+    Requires-Python [<>=!~]
+    requires a different python version
+    requires a different Python:
+py_abi_tag python_version_unsupported SPECIFIC
+    has no wheels with a matching Python ABI tag
+    no wheels with a matching Python version
+    current Python version \([\d.]+\) does not satisfy
+numba_guard python_version_unsupported SPECIFIC
+    Cannot install on Python version [\d.]+; only versions
+    _guard_py_ver\(\)
+pyo3 python_version_unsupported SPECIFIC
+    newer than PyO3's maximum supported version
+no_dist python_version_unsupported 50
+    No matching distribution found for (?:vllm|torch|xformers|triton)\b
+    Could not find a version that satisfies the requirement (?:vllm|torch|xformers|triton)\b
+py_not_supported python_version_unsupported LIKELY
+    Python [\d.]+ is not supported
+    unsupported Python version
+    only supports Python
+    Python >= ?3\.\d+ is required
+# ---- uvloop / event loop ---------------------------------------------------------------
+no_uvloop uvloop_event_loop CERTAIN
+    No module named '?uvloop'?
+    uvloop does not support Windows
+    cannot import name '\w+' from 'uvloop'
+uvloop_build uvloop_event_loop SPECIFIC
+    Failed to build `?uvloop
+    Building wheel for uvloop.*error
+    Failed building wheel for uvloop
+    error: .*uvloop
+uvloop_patch uvloop_event_loop CERTAIN
+    Can't patch loop of type <class 'uvloop
+uvloop_attr uvloop_event_loop SPECIFIC
+    module 'uvloop' has no attribute
+no_current_loop uvloop_event_loop LIKELY
+    There is no current event loop in thread '(?!MPClientEngineMonitor)
+# vllm/entrypoints/launcher.py serve_http() installs SIGINT/SIGTERM handlers on its loop (uvloop's
+# Loop.add_signal_handler, asyncio's via signal.set_wakeup_fd) and the engine installs its own with
+# signal.signal(): each works only in the main thread, so a server or engine a wrapper starts in a
+# thread (a Ray actor's thread, a notebook or UI worker) stops here
+signal_handler_non_main_thread uvloop_event_loop CERTAIN
+    add_signal_handler\(\) can only be called(?: from the main thread|\s*$)
+    set_wakeup_fd only works in main thread
+    signal only works in main thread
+loop_running uvloop_event_loop 60
+    this event loop is already running
+    asyncio\.run\(\) cannot be called from a running event loop
+    got Future .* attached to a different loop
+# ---- model files ------------------------------------------------------------------------
+# vllm/config/model.py: a max_model_len above the model's own (config.json) limit
+max_model_len_too_large model_files CERTAIN
+    User-specified max_model_len \((\d+)\) is greater than the derived max_model_len \(([^)]*)\)
+# vllm/model_executor/models/registry.py and transformers' AutoConfig
+# vllm/model_executor/model_loader/gguf_loader.py and transformers' GGUF mapping: this release
+# cannot read a GGUF file of that architecture (the safetensors checkpoint may still load)
+gguf_architecture_unsupported model_files CERTAIN
+    GGUF model with architecture ([\w.-]+) is not supported
+    GGUF (?:model|file)s? (?:with|of) architecture ([\w.-]+) (?:is|are) not supported
+# vllm/config/model.py _verify_quantization: --quantization differs from the checkpoint's config
+quantization_mismatch model_files CERTAIN
+    Quantization method specified in the model config \(([\w-]+)\) does not match the quantization method specified in the `?quantization`? argument \(([\w-]+)\)
+# vllm/config/scheduler.py _verify_args: without chunked prefill one batch must hold a whole sequence
+batched_tokens_below_max_model_len model_files CERTAIN
+    max_num_batched_tokens \((\d+)\) is smaller than max_model_len \((\d+)\)
+# the installed transformers is newer/older than the one this vLLM's tokenizer code was written for
+transformers_incompatible model_files LIKELY
+    AttributeError: '?\w*(?:Tokenizer|Processor)\w*'? (?:object )?has no attribute '?(all_special_tokens_extended|\w+)'?
+architecture_unsupported model_files SPECIFIC+5
+    Model architectures? \[([^\]]*)\] (?:are|is) not supported for now
+    has model type `?([\w.-]+)`? but Transformers does not recognize this architecture
+    architecture \w+ is not supported yet
+    # a model class whose version check the model is newer than (MiniCPM-V: "Currently, MiniCPMV
+    # only supports versions 2.0, 2.5, 2.6": the installed release predates the model's version)
+    Currently,? (\w+) only supports versions?\b
+# vllm/model_executor/models/registry.py: an architecture this release has no class for falls back
+# to the Transformers backend, which fails where transformers (or the backend) cannot build it
+architecture_unsupported model_files SPECIFIC+5
+    (\w+) has no vLLM implementation and the Transformers implementation is not compatible with vLLM
+    Unrecognized configuration class <class '[\w.]*?(\w+)'> for this kind of AutoModel
+    Cannot find model module\. '(\w+)' is not a registered model
+    The Transformers implementation of '?(\w+)'? is not compatible with vLLM
+# vllm/config (ModelConfig._init_multimodal_config): multimodal options for a model this release
+# does not take as multimodal: a VL architecture it does not have (or options given to a text model)
+architecture_unsupported model_files LIKELY
+    `?(limit_mm_per_prompt|mm_processor_kwargs|disable_mm_preprocessor_cache|mm_processor_cache_gb|\w*mm\w*)`? is only supported for multi-?modal models
+# vllm/config.py _get_and_verify_max_len and rotary_embedding.get_rope: a rope_scaling this release
+# does not know (a model newer than the release: llama3, yarn, longrope or dynamic fields it predates)
+vllm_too_old_for_model model_files SPECIFIC
+    (?:assert) ["']factor["'] in rope_scaling
+    Unknown RoPE scaling type ['"]?(\w+)
+# transformers' own check before rope_type existed (Llama 3.1's llama3 rope on an older stack)
+    `?rope_scaling`? must be a dictionary with (?:two|with two) fields
+# vllm/model_executor/models/qwen2.py (older releases): sliding window on some layers only
+# (use_sliding_window with max_window_layers set) was refused
+qwen2_sliding_window_layers_unsupported model_files CERTAIN
+    Sliding window for some but all layers is not supported
+# transformers' get_config_dict: a path that is no directory is taken for a hub id, and the failed
+# lookup is reported as this (a drive or root path is a local path that does not exist there)
+local_path_not_found model_files SPECIFIC+5
+    Can't load the configuration of '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
+# vllm/config ModelConfig._verify_quantization: a quantization method this release does not have
+# (newer than it, or removed from it, or misspelt)
+quantization_method_unknown model_files CERTAIN
+    Unknown quantization method: ['"]?([\w-]+)
+# vllm/lora (load_lora_model / the runner's LoRA mixin): enable_lora for a model class without
+# SupportsLoRA in this release
+lora_unsupported_model model_files CERTAIN
+    (\w+) does not support LoRA yet
+# tokenizers (Rust) cannot parse a tokenizer.json written by a newer tokenizers release
+tokenizer_format_too_new model_files SPECIFIC
+    data did not match any variant of untagged enum (\w+)
+# transformers could build no fast tokenizer: no tokenizer.json, and the slow tokenizer's library
+# (sentencepiece, tiktoken, protobuf) is not installed
+tokenizer_backend_missing model_files SPECIFIC
+    Couldn't instantiate the backend tokenizer from one of
+    requires the SentencePiece library but it was not found in your environment
+    requires the protobuf library but it was not found in your environment
+    requires the tiktoken library but it was not found in your environment
+# vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
+# vLLM's model file cannot be imported, most often because the installed transformers lacks (or
+# has dropped) a class that file imports
+transformers_incompatible model_files 60
+    Model architectures? \[([^\]]*)\] failed to be inspected
+transformers_incompatible model_files SPECIFIC
+    cannot import name '(\w+)' from '(transformers[\w.]*)'
+    No module named '(transformers\.[\w.]+)'
+# transformers reads a .gguf path as config.json where vLLM has no GGUF loader (before mid-2024; the newest
+# releases without vllm-gguf-plugin), or where the file is no GGUF (check_gguf_file reads its magic bytes)
+gguf_unsupported model_files CERTAIN
+    (?:is not a valid JSON file|No supported config format found in|Unrecognized model in|Can't load (?:the )?(?:configuration|config|tokenizer)\b|does not appear to have a file named config\.json)[^\n]*?\.gguf\b
+    \.gguf\b[^\n]*(?:is not a valid JSON file|does not appear to have a file named config\.json|is not a directory)
+# an object-store model (s3://, gs://) reaches a Hugging Face lookup: the URI itself, or the temp
+# directory (tempfile.mkdtemp: /tmp/tmpXXXXXXXX) vLLM pulled its config files into, is validated
+# as a Hub repo id (Run:ai streamer / S3Model integration of vLLM 0.6.x-0.10.x)
+s3_uri_path_bug model_files CERTAIN
+    Repo id must be in the form 'repo_name' or 'namespace/repo_name': '((?:s3|gs|gcs|az|abfss?|oss)://[^']*|(?:/[\w.-]+)*/tmp/tmp[a-z0-9_]{8})'
+    Incorrect path_or_model_id: '((?:s3|gs|gcs|az|abfss?|oss)://[^']*)'
+# vllm/model_executor/models/utils.py AutoWeightsLoader: a checkpoint tensor the model class has no
+# place for. A top-level name is a prefix the checkpoint adds or lacks (a multimodal checkpoint's
+# language_model./visual. under a text-only architecture or the reverse, torch.compile's _orig_mod.,
+# PEFT's base_model.); a deeper name is a tensor this class (or release) does not define
+checkpoint_prefix_mismatch model_files CERTAIN
+    There is no module or parameter named '([A-Za-z_]\w*)' in (\w+)
+checkpoint_weight_name_mismatch model_files CERTAIN
+    There is no module or parameter named '(\w+(?:\.\w+)+)'(?: in (\w+))?
+# older load_weights() index params_dict[name]: with tie_word_embeddings the model has no lm_head
+# parameter, so a checkpoint that still saves lm_head.weight fails (fixed by skipping it, vLLM #6758)
+checkpoint_extra_lm_head_tied model_files SPECIFIC+3
+    KeyError: '(?:model\.)?lm_head\.weight'
+# a training run's sharded checkpoint (FSDP model_world_size_N_rank_M.pt, verl's
+# global_step_N/actor) served before it was merged into Hugging Face weights
+unmerged_fsdp_checkpoint model_files CERTAIN
+    (?:Cannot find any model weights with|Cannot find model weights at|No such file or directory|does not appear to have a file named)[^\n]*(?:global_step_\d+|[/\\]actor[/\\]huggingface|model_world_size_\d+_rank_\d+)
+# bitsandbytes checkpoints saved pre-quantized (Unsloth's *-bnb-4bit, Llama-Guard INT8): vLLM 0.5.0 read a
+# bnb quantization config only as a QLoRA adapter; later releases refuse some layouts (TP, 8-bit MoE)
+bnb_prequantized_unsupported model_files CERTAIN
+    Cannot find any of \['adapter_name_or_path'\] in the model's quantization config
+    Prequant BitsAndBytes (?:\w+ )?models? with [\w ]+ (?:is|are) not supported
+    (?:pre-?quantized|prequant) (?:bitsandbytes|bnb)\b[^\n]{0,60}not supported
+# huggingface_hub's validate_repo_id: a local path that does not exist is taken for a hub id
+local_path_not_found model_files SPECIFIC+5
+    Repo id must be in the form 'repo_name' or 'namespace/repo_name': '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
+    Incorrect path_or_model_id: '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
+# vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
+# ... and Triton, torch.compile and matplotlib under $HOME/.triton, $HOME/.config: with HOME unset or
+# "/" (OpenShift's arbitrary UIDs) each is a dot-directory at the root, which nobody may create
+# the Hub's cache (or vLLM's) on a mount the server may not write: a model volume mounted read-only
+# while the hub client still writes its .lock files and metadata beside the snapshot
+cache_dir_permission model_files SPECIFIC
+    \[(?i:errno) 30\] Read-only file system: '([^']*(?:models--|cache|huggingface|/hub\b)[^']*)'
+cache_dir_permission model_files SPECIFIC+3
+    (?i:Permission ?Error): \[(?i:errno|error) 13\] (?i:permission denied): '([^']*/\.(?:cache|config|triton|local|nv|huggingface|vllm|inductor)\b[^']*)'
+    There was a problem when trying to write in your cache folder \(([^)]*)\)
+safetensors_header model_files CERTAIN
+    SafetensorError
+    Error while deserializing header
+    HeaderTooLarge
+    MetadataIncompleteBuffer
+    InvalidHeaderDeserialization
+    incomplete metadata, file not fully covered
+no_weights model_files SPECIFIC+3
+    Cannot find any model weights with
+    Cannot find model weights at
+# the model's attention head size has no kernel in this backend (CPU: 32-512 in steps, GPU
+# PagedAttention/FlashAttention lists): the model cannot be served as it is
+head_size model_files SPECIFIC+3
+    Unsupported CPU attention configuration: head_dim=(\d+)
+    Head size (\d+) is not supported
+missing_file model_files SPECIFIC+3
+    does not appear to have a file named ([\w.-]+)
+    No supported config format found in
+    Could not detect config format
+    is not a valid JSON file
+    Can't load (?:the )?(?:configuration|tokenizer|config) for
+    Unrecognized model in
+    should have a `model_type` key
+hf_access model_files SPECIFIC
+    GatedRepoError
+    Cannot access gated repo
+    RepositoryNotFoundError
+    Repository Not Found for url
+    401 Client Error
+    403 Client Error
+    Invalid repository ID or local directory
+    is not a local folder and is not a valid model identifier
+    We couldn't connect to 'https://huggingface\.co'
+    LocalEntryNotFoundError
+    OfflineModeIsEnabled
+    Invalid username or password
+corrupt_ckpt model_files SPECIFIC
+    PytorchStreamReader failed reading zip archive
+    invalid load key
+    unexpected EOF, expected
+    failed finding central directory
+    Consistency check failed: file should be of size
+weights_missing_file model_files SPECIFIC
+    No such file or directory: '[^']*(?:\.safetensors|\.bin|\.gguf|config\.json|tokenizer[\w.]*)'
+    FileNotFoundError: .*(?:\.safetensors|config\.json|\.gguf)
+hf_network model_files LIKELY
+    (?:MaxRetryError|ConnectionError|ConnectTimeout|ReadTimeout|Temporary failure in name resolution|Name or service not known|SSLError).*huggingface\.co
+    huggingface\.co.*(?:Max retries exceeded|timed out|Connection refused)
+    HfHubHTTPError
+    429 Client Error
+weights_load model_files SPECIFIC
+    Unable to load weights from
+    Error no file named (?:pytorch_model|model)
+    no file named (?:pytorch_model\.bin|model\.safetensors)
+disk_full model_files LIKELY
+    No space left on device(?!.*shm)
+# ---- trust_remote_code ------------------------------------------------------------------
+remote_code trust_remote_code CERTAIN
+    requires you to execute the (?:configuration|tokenizer|modeling)? ?file
+    contains custom code which must be executed
+    set the option [`'\"]?trust_remote_code=true
+    pass the argument [`'\"]?trust_remote_code=true
+tokenizer_class trust_remote_code 55
+    Tokenizer class \w+ does not exist or is not currently imported
+# ---- tensor parallel ---------------------------------------------------------------------
+heads_div tensor_parallel_config CERTAIN
+    Total number of (?:attention|key-value|kv) heads \((\d+)\) must be divisible by tensor parallel size \((\d+)\)
+layers_div tensor_parallel_config CERTAIN
+    Total number of hidden layers \((\d+)\) must be divisible by pipeline parallel size \((\d+)\)
+not_divisible tensor_parallel_config SPECIFIC
+    AssertionError: (\d+) is not divisible by (\d+)
+# vllm/v1/worker/gpu_worker.py init_device: the workers placed on this node (tensor x pipeline parallel
+# ranks per node) are more than the GPUs it can see (a multi-node size run on one node, or a narrow
+# CUDA_VISIBLE_DEVICES)
+local_world_size_exceeds_visible tensor_parallel_config CERTAIN
+    local_world_size \((\d+)\) must be less than or equal to the number of visible devices \((\d+)\)
+gpus_exceed tensor_parallel_config CERTAIN
+    number of required GPUs exceeds the total number of available GPUs
+    Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)
+    World size \((\d+)\) is larger than the number of available GPUs \((\d+)\)
+    GPUs per node is not divisible by the number of tensor parallelism
+    set tensor_parallel_size to less than max local gpu count
+    tensor parallel size.* greater than .*GPUs
+    Placement group bundle cannot have more than
+tp_generic tensor_parallel_config LIKELY
+    tensor[-_ ]parallel[-_ ]size\W{0,3}\d*\)?.{0,40}(?:exceeds?|is larger than|is greater than|cannot divide|must divide|not divisible|more than the number)
+invalid_ordinal tensor_parallel_config LIKELY
+    invalid device ordinal
+    CUDA_VISIBLE_DEVICES.*(?:fewer|less) than
+# vllm/model_executor/layers/quantization (awq.py, gptq.py create_weights; marlin_utils
+# verify_marlin_supports_shape): a quantized layer's per-GPU slice must be a whole number of groups
+quant_tp_misaligned tensor_parallel_config CERTAIN
+    input size is not aligned with the quantized weight shape
+    output size is not aligned with the quantized weight shape
+    (?:input|output)_size_per_partition = (\d+) is not divisible by (?:min_thread_[kn]|group_size) = (\d+)
+# torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
+# torch.distributed's rendezvous store: a rank never reached the store's host:port in time (a
+# firewall, a wrong MASTER_ADDR/VLLM_HOST_IP, another node not started)
+nccl_network tensor_parallel_config SPECIFIC
+    DistStoreError: Timed out after \d+ seconds waiting for clients
+    NCCL error[^\n]*remote process exited or there was a network error
+    ncclRemoteError
+    DistNetworkError: .*(?:Connection (?:refused|reset)|timed out)
+# vllm/config (ModelConfig.verify_with_parallel_config): pipeline_parallel_size > 1 for a model class
+# that does not implement SupportsPP (or a draft model that does not)
+pp_unsupported tensor_parallel_config CERTAIN
+    Pipeline parallelism is not supported for this model
+nccl_network tensor_parallel_config SPECIFIC
+    Gloo connectFullMesh failed
+    gloo/transport/tcp/pair\.cc:\d+\].*(?:Connection refused|timed out|no error)
+# vllm/distributed/parallel_state.py initialize_model_parallel: vLLM built inside a torch.distributed
+# world it did not start (torchrun, a trainer's colocated engine, the external_launcher backend)
+# needs that world to be exactly TP x PP (before vLLM 0.7.3: no smaller TP groups)
+external_launcher_world_size tensor_parallel_config CERTAIN
+    world_size \((\d+)\) is not equal to tensor_model_parallel_size \((\d+)\) x pipeline_model_parallel_size \((\d+)\)
+# vllm/executor/ray_utils.py pins the first placement-group bundle to 'node:<driver IP>' (get_ip() or
+# VLLM_HOST_IP); the autoscaler names that bundle infeasible when no Ray node has that address
+ray_node_ip_mismatch tensor_parallel_config SPECIFIC
+    (?:No available node types can fulfill|Cannot fulfill|infeasible)[^\n]{0,40}resource request[^\n]{0,10}\{[^}]*'node:([^']*)': 0\.001
+ep_div tensor_parallel_config 80
+    must be divisible by ep_size
+    n_physical_experts=\d+ must be divisible
+# ---- multimodal ---------------------------------------------------------------------------
+# vllm/multimodal/registry.py: the per-prompt limits were never set up in the process asking for them
+# (V1 TP workers of vLLM 0.6.6-0.7.0 profiling the encoder budget; fixed by vLLM #12252)
+mm_limits_not_initialized multimodal_processor CERTAIN
+    Cannot find `?mm_limits`? for model
+    Did you forget to call `?init_mm_limits_per_prompt
+mm_apply multimodal_processor CERTAIN
+    Failed to apply \w*Processor
+    Failed to apply prompt replacement
+    Failed to (?:load|initialize) (?:the )?(?:image |video |multi-?modal )?processor
+mm_budget multimodal_processor CERTAIN
+    Chunked MM input disabled but max_tokens_per_mm_item \((\d+)\) is larger than max_num_batched_tokens \((\d+)\)
+    max_tokens_per_mm_item \((\d+)\)
+mm_placeholders multimodal_processor SPECIFIC
+    Attempted to assign .* multimodal tokens to \d+ placeholders
+    multi-?modal (?:item|input)s? .*exceed
+    (?:You set|At most \d+).{0,80}limit[-_]mm[-_]per[-_]prompt
+    limit[-_]mm[-_]per[-_]prompt.{0,80}but found
+    Expected there to be \d+ prompt updates
+mm_processor_arg multimodal_processor SPECIFIC
+    Received a \w*(?:Image|Video|Audio)?Processor\w* for argument \w*processor
+    Received a \w+ for argument \w+, but a .{1,120} was expected
+    got multiple values for argument '\w*(?:image|video|audio)_processor'
+    Unrecognized (?:image|video) processor
+torchcodec multimodal_processor LIKELY
+    No module named '(?:decord|av|torchcodec|qwen_vl_utils)'
+    Could not load (?:lib)?torchcodec
+    torchcodec\S*.{0,60}(?:Error|failed|not found|cannot open)
+    FFmpeg (?:is )?not (?:found|installed)
+    lib(?:avutil|avcodec|avformat)\S*: cannot open
+mm_frame multimodal_processor CONTEXT frame
+    vllm/multimodal/(?:profiling|processing)(?:\.py|/)
+    _warmup_mm_processor
+    dummy_data_for_profiling
+    _get_dummy_mm_inputs
+    get_dummy_processor_inputs
+    _call_hf_processor
+    call_hf_processor
+    get_dummy_mm_data
+    _get_mm_max_tokens
+    profile_run.*(?:mm|multimodal)
+    Starting profile run for multi-modal
+# ---- WSL ------------------------------------------------------------------------------------
+uva wsl_specific CERTAIN
+    UVA is not available
+# the dxg paravirtual GPU driver of WSL2 could not make a large allocation resident
+wsl_make_resident wsl_specific CERTAIN
+    dxgkio_make_resident
+    dxgk\w*: Ioctl failed: -12
+wsl_marker wsl_specific CONTEXT_WEAK marker
+    as WSL is dete
+    microsoft-standard-WSL
+    /usr/lib/wsl/lib
+    WSLInterop
+    WSL_DISTRO_NAME
+wsl_mnt wsl_specific 50 marker
+    (?:model[=: ]|load model |Starting to load model |--model |model_tag[=:' ]+)['\"]?/mnt/[a-z]/
+# vLLM runs on Linux (on Windows only inside WSL2): in a native Windows Python its imports of
+# Unix-only modules fail, and its tracebacks run through drive-letter paths into the vllm package
+native_windows_unsupported wsl_specific SPECIFIC
+    No module named '(resource|fcntl|termios|pwd|grp)'
+    module 'os' has no attribute '(sched_getaffinity|getuid|geteuid|killpg|setsid|fork)'
+    module 'signal' has no attribute '(SIGKILL|SIGQUIT|SIGUSR1|SIGHUP|SIGALRM)'
+native_windows_unsupported wsl_specific 55 frame
+    ^File "[A-Za-z]:\\[^"]*\\vllm\\[^"]*\.py", line \d+
+# ---- ports ------------------------------------------------------------------------------
+# Ascend HCCL's root-info listener (HcclGetRootInfo, port 60000 and up by default): another process on
+# the host (a second vLLM or trainer on other NPUs) already listens there
+hccl_port_held_by_other_process port_in_use SPECIFIC+5
+    Failed to bind the IP port\. Reason: The IP address and port have been bound already
+    host nic listen start failed, port\[(\d+)\]
+# torch.distributed's TCPStore (the rendezvous vLLM and trainers open on a port picked free a moment
+# before): another process took the port first
+internal_port_race port_in_use SPECIFIC-3
+    The server socket has failed to listen on any local network address\. port: (\d+)
+    The server socket has failed to bind to \S*?:(\d+)
+bind_in_use port_in_use CERTAIN
+    error while attempting to bind on address \(('[^']*'), (\d+)\): address already in use
+errno98 port_in_use SPECIFIC+5
+    \[Errno (?:98|48|10048)\] (?:Address already in use|address already in use)
+    Only one usage of each socket address
+    WinError 10048
+eaddrinuse port_in_use SPECIFIC
+    EADDRINUSE
+    address already in use
+    Address in use \(addr='tcp://[^:]+:(\d+)'\)
+    ZMQError: Address (?:already )?in use
+docker_port port_in_use CERTAIN
+    Bind for [\d.:]+:(\d+) failed: port is already allocated
+    listen tcp [\d.:]*:(\d+): bind: address already in use
+bind_denied port_in_use 75
+    error while attempting to bind on address \(('[^']*'), (\d+)\): (?:permission denied|cannot assign requested address)
+    \[Errno 99\] Cannot assign requested address
+    \[Errno 13\] .*bind
+# ---- wrappers (engine_core_generic) ------------------------------------------------------
+core_init_failed engine_core_generic WRAPPER wrapper
+    Engine core initialization failed(?:\. See root cause above\.)?(?: Failed core proc\(s\): (\{[^}]*\}))?
+engine_process_failed engine_core_generic WRAPPER wrapper
+    Engine process fail
+    Engine process failed to start
+workerproc_failed engine_core_generic WRAPPER-2 wrapper
+    WorkerProc initialization failed
+    WorkerProc failed to start
+    EngineCore failed to start
+    Worker failed with error
+died engine_core_generic WRAPPER-1 wrapper
+    died unexpectedly
+    Worker proc \S+ died
+    got fatal signal from worker processes
+    RayWorkerWrapper died
+    A worker died or was killed
+engine_dead engine_core_generic WRAPPER-4 wrapper
+    EngineDeadError
+    AsyncEngineDeadError
+    EngineCore encountered an issue
+    Task finished unexpectedly
+    MQLLMEngine terminated
+    Engine loop has died
+start_frames engine_core_generic 2 wrapper
+    in (?:launch_core_engines|wait_for_engine_startup|_wait_for_engine_startup|make_async_mp_client|build_async_engine_client(?:_from_engine_args)?|run_engine_core|from_vllm_config|_init_engine|from_engine_args)\b
+# vllm/v1/engine/core_client.py and utils.py: the engines did not report ready in time (its
+# message once lost a space: "to sendinitial message")
+ready_timeout engine_core_generic 35 wrapper
+    Timed out waiting for engine core processes to start
+    longer than VLLM_ENGINE_READY_TIMEOUT_S
+    Engine core initialization timed out
+    start operation timed out
+    Timed out waiting for engines? to send\b
+    Timed out waiting for engines? to send ?initial message
+# argparse: a flag this vLLM does not have (or "--flag value" passed as one argument)
+unrecognized_argument engine_core_generic CERTAIN
+    error: unrecognized arguments?: (.+)$
+    error: argument [\w/-]+: invalid choice: (.+)$
+    error: argument [\w/-]+: invalid \w+ value: (.+)$
+# vllm/engine/arg_utils.py: options typed as a config class (--compilation-config/-O,
+# --speculative-config, --kv-transfer-config, ...) parse their value with pydantic; a value of another
+# form (a bare number where 0.11+ wants a JSON object) fails as argparse's error with pydantic's text
+    error: argument ([\w/-]+): \d+ validation errors? for (\w+)
+# vllm/entrypoints/openai (validate_parsed_serve_args): automatic tool choice needs a tool call parser
+    (--enable-auto-tool-choice) requires --tool-call-parser
+    error: ambiguous option: (\S+)
+    invalid (?:tool call|reasoning) parser: ([\w.-]+)
+# a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
+# version check, an engine argument the installed EngineArgs lacks (removed, or not yet added), a
+# vllm module it imports that moved. A keyword error without a class name, and every missing vllm
+# module, are placed by the traceback in _caller_findings (a vllm module that vLLM's own code
+# imports and lacks is an incomplete or mixed install: vllm_install_incomplete)
+wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
+    (?:OpenAIServing\w*|ServingScores|ServingClassification|ServingEmbedding|OpenAIServingModels)\.__init__\(\) got an unexpected keyword argument '(\w+)'
+    (?:Async)?EngineArgs\.__init__\(\) got an unexpected keyword argument '(\w+)'
+    (?:LLM|LLMEngine|AsyncLLMEngine|AsyncLLM|SamplingParams)\.(?:__init__|from_engine_args|generate|chat)\(\) got an unexpected keyword argument '(\w+)'
+# vllm/entrypoints/openai/api_server.py's functions that serving wrappers (Triton's vLLM backend,
+# KServe, Ray Serve) call to build the engine client and the app state; and the same classes called
+# without an argument the installed release requires
+    \b(?:build_async_engine_client(?:_from_engine_args)?|init_app_state|build_app|run_server(?:_worker)?)\(\) got an unexpected keyword argument '(\w+)'
+    (?:OpenAIServing\w*|Serving(?:Scores|Classification|Embedding|Pooling|Tokenization)|(?:Async)?EngineArgs|LLM|AsyncLLM|build_async_engine_client(?:_from_engine_args)?|init_app_state)(?:\.__init__)?\(\) missing \d+ required (?:keyword-only |positional )?arguments?: '(\w+)'
+    \bvllm ?(?:[<>=!~]=?|==)[^\s,]+(?:,[<>=!~]=?[^\s,]+)* is required for a normal functioning of this module
+    Failed to import (?:the )?(?:python )?'?vllm'? (?:module|package)
+    (?:Unsupported|Incompatible) vLLM version\b
+    vLLM version \S+ is not supported\b
+# an object the code around vLLM defined inside a function (a wrapper's patched config class, a local
+# callback): releases that run the engine in its own process (V1) must pickle it, which Python cannot
+wrapper_vllm_version_mismatch engine_core_generic LIKELY
+    Can't pickle local object '(\w+)\.<locals>\.\w+'
+# code around vLLM (a trainer, an RL loop, a serving wrapper) using an attribute of vLLM's engine
+# objects that the installed release does not have (the V1 engine, default since 0.8, keeps the model
+# executor in its own process: no llm_engine.model_executor). A failed LLM() leaves no llm_engine
+# (its __del__ then fails): that one is a consequence, not a mismatch
+    '(LLMEngine|AsyncLLMEngine|AsyncLLM|MQLLMEngine|LLM)' object has no attribute '(?!llm_engine')(\w+)'
+# pip's resolver naming a package that pins another vLLM: the same cause, but printed at install time
+# and often harmless, so weaker than any error of the start itself
+wrapper_vllm_version_mismatch engine_core_generic 50 context
+    \brequires? vllm ?(?:[<>=!~]=?|==) ?\d[^\s,]*[^\n]{0,40}\bbut you have vllm\b
+# a tool's own version advice (TRL warns at import): context for the above, no failure by itself
+wrapper_vllm_version_mismatch engine_core_generic 40 marker
+    currently only supports vLLM versions?[ ]
+# torch.compile (Dynamo/FX/Inductor) failing on the model graph while vLLM compiles it at start
+torch_compile_graph_error engine_core_generic LIKELY
+    Tried to erase Node \w+ but it still had \d+ users in the graph
+    torch\._dynamo\.exc\.(?:Unsupported|TorchRuntimeError|InternalTorchDynamoError|UserError)\b
+    BackendCompilerFailed: backend=
+    torch\._inductor\.exc\.(?:InductorError|LoweringException)\b
+    Dynamo failed to run FX node
+# an AttributeError on vLLM's own layer objects while it processes the weights: the release's code
+# paths disagree for this model or quantization (e.g. 0.8.3's input_scale, fixed in 0.8.5)
+vllm_release_bug engine_core_generic 65
+    AttributeError: '(\w*(?:ParallelLinear|ReplicatedLinear|LinearBase|ParallelEmbedding|ParallelLMHead|FusedMoE|LinearMethod|MoEMethod)\w*)' object has no attribute '(\w+)'
+# vllm/executor/ray_utils.py initialize_ray_cluster and vllm/ray/lazy_utils.py: vLLM's own Ray calls on a
+# Ray state some releases did not expect (ray.init("auto") again where the caller already started Ray:
+# later releases pass ignore_reinit_error; a 'ray' module without Ray's API: later releases catch it)
+vllm_release_bug engine_core_generic LIKELY
+    Maybe you called ray\.init twice by accident
+    module 'ray' has no attribute '(\w+)'
+# vllm/model_executor/layers/quantization/kv_cache.py: kv_cache_dtype fp8 with a checkpoint whose KV
+# scales are missing or not per-tensor (releases before the default scale of 1.0)
+vllm_release_bug engine_core_generic SPECIFIC
+    Only support per-tensor scaling factor for fp8(?:-quantized)? (KV cache|Q/prob)
+# Python's %-formatting of a message whose arguments do not fit its format string (a logging call in
+# the code around vLLM, or in vLLM): a bug of that code, not of the setup
+wrapper_code_bug engine_core_generic LIKELY
+    not all arguments converted during string formatting
+    not enough arguments for format string
+    unsupported format character '.' \(0x[0-9a-f]+\) at index
+# torch's lazy init of an accelerator (CUDA, NPU, XPU) in a process forked after the parent had
+# initialised it: the parent touched the device before vLLM forked its workers
+reinit_in_forked_subprocess engine_core_generic SPECIFIC
+    Cannot re-initialize (CUDA|NPU|XPU|MUSA|HPU|MLU) in forked subprocess
+# Python's import of vllm.<x> found a module file named vllm (a user's vllm.py, or a vllm/ folder that
+# is no package) before the installed package
+script_shadows_vllm_package engine_core_generic CERTAIN
+    No module named '(vllm(?:\.\w+)+)'; 'vllm' is not a package
+# names vllm/__init__.py has exported in every release for years: when Python cannot import one of them
+# from 'vllm', the vllm it found is not the installed package (a source checkout or a vllm/ folder in
+# the working directory, read as a namespace package: "(unknown location)"; a vllm.py importing itself:
+# "partially initialized module")
+    can(?:not|n?'t) import name '(LLM|SamplingParams|PoolingParams|EngineArgs|AsyncEngineArgs|LLMEngine|AsyncLLMEngine)' from (?:partially initialized module )?'vllm'(?![^\n]*-packages[/\\]vllm[/\\]__init__\.py)
+    can(?:not|n?'t) import name '\w+' from 'vllm' \(unknown location\)
+# vLLM's own import guards for an optional dependency: older than this vLLM release needs, or missing
+# (vllm/model_executor/layers/quantization/bitsandbytes.py, bitblas.py and the like)
+dependency_too_old engine_core_generic SPECIFIC
+    \b([\w.-]+) version is wrong\. Please install \1 ?(>=[\d.]+)
+    Please install ([\w.-]+) ?(>=[\d.]+) via [`'"]?pip install
+# vllm/utils/deep_gemm.py _missing(): a DeepGEMM kernel was called and the optional deep_gemm package
+# is missing or too old (FP8 block-quantized models on Hopper/Blackwell; the kernel warmup of
+# 0.20-0.22 calls it for every model: _adjust names that vllm_release_bug)
+    (DeepGEMM) backend is not available or outdated
+# two packages of vLLM's environment whose releases do not fit each other (not vLLM's own check):
+# kernels 0.15+ requires a version or revision on each LayerRepository, which transformers releases
+# before the fix do not give when transformers.integrations.hub_kernels is imported
+dependency_version_mismatch engine_core_generic SPECIFIC
+    Either a revision or a version must be specified
+# vllm/engine/arg_utils.py _raise_or_fallback (0.8-0.9): with VLLM_USE_V1=1 set explicitly, a feature
+# the V1 engine did not support yet is an error instead of a fallback to V0
+v1_engine_unsupported engine_core_generic SPECIFIC
+    VLLM_USE_V1=1 is not supported with (.+?)\.?$
+# Ray is imported (distributed_executor_backend ray, a multi-node setup, a plugin or wrapper that
+# imports it) but is not installed in the environment vLLM runs in
+ray_not_installed engine_core_generic SPECIFIC
+    No module named '?ray'?(?:$|[^.\w])
+# numpy's ABI check: an extension compiled against NumPy 1.x imported under NumPy 2
+numpy_abi_mismatch engine_core_generic SPECIFIC
+    A module that was compiled using NumPy 1\.x cannot be run in
+    _ARRAY_API not found
+    numpy\.core\.multiarray failed to import
+    numpy\.dtype size changed, may indicate binary incompatibility
+# the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
+# runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
+image_python_unreadable_nonroot engine_core_generic SPECIFIC
+    (?:OCI runtime (?:create|exec) failed|runc create failed|crun:|unable to start container process)[^\n]*exec(?:utable file)?:? [\"`']?(?:python3?(?:\.\d+)?|vllm)[\"`']?:? (?:executable file not found in \$PATH|not found in \$PATH|permission denied|no such file or directory)
+# a remote-code config class (transformers_modules...) sent to worker processes by pickle: some
+# releases cannot (fixed later by registering such configs to be pickled by value)
+remote_code_config_not_picklable trust_remote_code SPECIFIC
+    PicklingError: Can't pickle <class 'transformers_modules\.
+# Python's multiprocessing (spawn) re-imports the main script: a script that creates the engine at
+# import time (no __main__ guard) starts it again in every worker
+spawn_without_main_guard engine_core_generic SPECIFIC
+    An attempt has been made to start a new process before the
+    current process has finished its bootstrapping phase
+# a port computed past 65535 (a base port plus an index per server, rank or node)
+port_out_of_range port_in_use SPECIFIC
+    port must be 0-65535
+    port (?:number )?(?:out of range|must be (?:between|in) 0 and 65535)
+# Ray: vLLM's workers placed where no GPU is reserved, a placement group smaller than the workers,
+# or a driver whose Ray is another version than the cluster's
+ray_task_no_gpu_reserved tensor_parallel_config SPECIFIC
+    Current node has no GPU available
+    Ray does not allocate any GPUs on the driver node
+placement_group_too_small tensor_parallel_config SPECIFIC
+    placement group bundle index \d+ is invalid
+ray_version_mismatch tensor_parallel_config SPECIFIC
+    Version mismatch: The cluster was started with
+# vllm/attention/selector.py and vllm/platforms/cuda.py: VLLM_ATTENTION_BACKEND (or --attention-backend)
+# names a backend this release does not have (XFORMERS and the *_VLLM_V1 names went with the V0
+# engine), or one this platform does not offer (TORCH_SDPA on CUDA)
+attention_backend_unknown engine_core_generic SPECIFIC
+    Invalid attention backend: '?([\w-]+)'?\. Valid backends are
+    Invalid attention backend for ([\w.-]+)
+# vllm/config (SpeculativeConfig): a draft model without num_speculative_tokens nor n_predict
+speculative_num_tokens_missing engine_core_generic SPECIFIC
+    num_speculative_tokens must be provided
+# the service manager cannot run the release's Python as the service user: a folder above the
+# venv does not let other users in (a vllm_python_root under a private home or a 0700 folder)
+service_user_cannot_exec engine_core_generic SPECIFIC
+    vllm-launcher: cannot start \S+ as \S+: \[Errno 13\] Permission denied
+    Failed to execute (?:command )?\S+: Permission denied
+    Failed at step EXEC spawning \S+: Permission denied
+    Main process exited, code=exited, status=203/EXEC
+systemd_failed engine_core_generic 6 wrapper
+    Main process exited, code=exited, status=[1-9]
+    Failed with result 'exit-code'
+"""
+_STRENGTHS = {"CERTAIN": CERTAIN, "SPECIFIC": SPECIFIC, "LIKELY": LIKELY, "WRAPPER": WRAPPER,
+              "CONTEXT": CONTEXT, "CONTEXT_WEAK": CONTEXT_WEAK}
+
+
+def _strength(text):
+    """'SPECIFIC+3' -> 88, 'WRAPPER-2' -> 10, '55' -> 55."""
+    match = re.match(r"^([A-Z_]+)?([+-]?\d+)?$", text)
+    if not match or not any(match.groups()):
+        raise ValueError("rule strength %r" % text)
+    return (_STRENGTHS[match.group(1)] if match.group(1) else 0) + int(match.group(2) or 0)
+
+
+def _paragraphs(table):
+    """[(head, lines)] of a table written as _RULE_TABLE is: the words of each paragraph's first
+    line, and its other lines without their four spaces of indent; "#" lines and blank ones skipped."""
+    out = []
+    for line in table.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        if line.startswith("    "):
+            out[-1][1].append(line[4:])
+        else:
+            out.append((line.split(), []))
+    return out
+
+
+def _read_fixed(table):
+    """{(category, rule): fix} of a table written as _FIXED_TABLE is."""
+    return dict((tuple(head), " ".join(lines)) for head, lines in _paragraphs(table))
+
+
+def _read_rules(table):
+    """[Rule] of a table written as _RULE_TABLE is."""
+    return [Rule(head[0], head[1], "|".join(alts), _strength(head[2]), *head[3:])
+            for head, alts in _paragraphs(table)]
+
+
+RULES = _read_rules(_RULE_TABLE)
+
+_CODE_LINE_RE = re.compile(r"^(?:raise |return |assert |if |elif |except |f?[\"'])|^[\w.]+\s*=\s*")
+# What some log lines say, as data (a paragraph each, as in _RULE_TABLE: a name, then the
+# alternatives a line each; matched without regard to case).
+_LOG_WORDS = dict((head[0], re.compile("|".join(alts), re.I)) for head, alts in _paragraphs(r"""
+memory_phase
+    Loading (?:safetensors|pt) checkpoint shards
+    Loading model weights
+    Loading weights took
+    CPU blocks
+    Starting to load model
+    safetensors_weights_iterator
+    load_model
+    Memory profiling
+    swap_space
+    cpu_offload
+    torch\.compile
+    Compiling
+    Capturing CUDA graph
+    tensor_parallel_size=[2-9]
+    Initializing an? .*LLM engine
+    weight_utils
+oom_word
+    \boom\b
+    out of memory
+    oom[-_ ]?kill
+    memory pressure
+    low on memory
+shutdown_trigger
+    ^Shutting down\s*$
+    Received (?:SIGTERM|SIGINT|signal \d+|shutdown signal)
+    \bSIGTERM\b received
+    KeyboardInterrupt
+    ^Terminated\s*$
+    Stopping vllm(?:\.service)?
+    Stopped vllm(?:\.service)?
+    Finished server process
+    Shutting down (?:API )?server
+    caught signal (?:15|2)\b
+    shutdown requested
+nccl
+    NCCL error
+    ncclSystemError
+    ncclUnhandledCudaError
+    unhandled system error
+    ProcessGroupNCCL.*(?:error|failed)
+    custom_all_reduce.*(?:invalid|failed)
+    p2p
+"""))
+_MEMORY_PHASE_RE = _LOG_WORDS["memory_phase"]
+_OOM_WORD_RE = _LOG_WORDS["oom_word"]
+_SHUTDOWN_TRIGGER_RE = _LOG_WORDS["shutdown_trigger"]
+_NCCL_RE = _LOG_WORDS["nccl"]
+
+
+class Finding(object):
+    __slots__ = ("category", "strength", "line", "rule", "match", "kind")
+
+    def __init__(self, category, strength, line, rule, match, kind):
+        self.category = category
+        self.strength = strength
+        self.line = line
+        self.rule = rule
+        self.match = match
+        self.kind = kind
+
+    def __repr__(self):
+        return "Finding(%s,%s,%s,%r)" % (self.category, self.strength, self.rule, self.line.text[:80])
+
+
+# INFO/DEBUG lines are most of a long log; only these words make one worth matching.
+_INFO_WORTH_RE = re.compile(r"kv cache memory: -|gpu blocks: 0|kv cache size: 0|/mnt/[a-z]/|wsl|multi-?modal|"
+                            r"unspecifiedplatform|"
+                            r"error|fail|kill|oom|timed out|exceed|\bin (?:launch_core|wait_for|make_async|build_async|"
+                            r"run_engine|from_vllm|_init_engine|from_engine)", re.I)
+
+
+def _rule_matches(text, cache):
+    hits = cache.get(text)
+    if hits is None:
+        hits = []
+        for rule in RULES:
+            match = rule.regex.search(text)
+            if match:
+                hits.append((rule, match))
+        cache[text] = hits
+    return hits
+
+
+def _line_strength(rule, line):
+    """The rule's strength on this line: a warning that only mentions a problem is weaker than an error
+    raising it, and the source line of a traceback ("raise ValueError(...)") weaker than the exception line."""
+    strength = rule.strength
+    if line.level in ("WARNING", "WARN", "INFO", "DEBUG") and rule.kind == "error":
+        strength -= 30
+    elif _CODE_LINE_RE.match(line.text):
+        strength -= 8 if rule.kind == "error" else 1
+    elif line.prose:
+        strength -= 4  # a sentence quoting an error: the log line itself is better evidence
+    return strength
+
+
+def _match_rules(lines):
+    findings = []
+    cache = {}
+    hits = []
+    for line in lines:
+        text = line.text
+        if not text or (line.level in ("INFO", "DEBUG") and not _INFO_WORTH_RE.search(text)):
+            hits.append(())
+            continue
+        hits.append(_rule_matches(text, cache))
+        for rule, match in hits[-1]:
+            findings.append(Finding(rule.category, _line_strength(rule, line), line, rule.name, match, rule.kind))
+    # A message that a terminal or a paste wrapped over two lines (an exception line, pydantic's
+    # "Value error, <message>" line of a ValidationError, or next to a line some rule matched):
+    # a rule that matches only across the break counts on the first line, a little above what either
+    # half matched alone (the shorter rule that reads half of the message).
+    for pos in range(len(lines) - 1):
+        first, second = lines[pos], lines[pos + 1]
+        if not first.text or not second.text or first.idx + 1 != second.idx or not (
+                hits[pos] or hits[pos + 1] or _EXCEPTION_RE.match(first.text) or _PYDANTIC_DETAIL_RE.match(first.text)):
+            continue
+        if second.text[:1].isupper() or _FRAME_PATH_RE.match(second.text) or _EXCEPTION_RE.match(second.text):
+            continue  # a capital starts a message of its own; a wrapped one goes on in lower case or digits
+        seen = set(rule.name for rule, _match in hits[pos]) | set(rule.name for rule, _match in hits[pos + 1])
+        for rule, match in _rule_matches(first.text + " " + second.text, cache):
+            if rule.name not in seen and match.start() < len(first.text) < match.end():
+                findings.append(Finding(rule.category, _line_strength(rule, first) + 1, first, rule.name, match,
+                                        rule.kind))
+    return findings
+
+
+# pydantic's line for a ValueError raised in a validator (vLLM's config classes): the message follows
+_PYDANTIC_DETAIL_RE = re.compile(r"Value error, ")
