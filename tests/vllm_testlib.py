@@ -76,12 +76,14 @@ needs_systemd_analyze = _needs_systemd_analyze()
 
 
 def unit_exposure(unit):
-    """(score, report) of ``systemd-analyze security --offline=true`` for a vllm.service file."""
+    """(score, report) of ``systemd-analyze security --offline=true`` for a unit file (vllm.service,
+    vllm-router.service: the file's name is the unit's)."""
     import re
     import subprocess
     proc = subprocess.run([SYSTEMD_ANALYZE, "security", "--offline=true", "--no-pager", str(unit)],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120,
                           universal_newlines=True)
-    match = re.search(r"Overall exposure level for vllm\.service: (\d+(?:\.\d+)?) (\w+)", proc.stdout)
+    name = re.escape(str(unit).rsplit("/", 1)[-1])
+    match = re.search(r"Overall exposure level for %s: (\d+(?:\.\d+)?) (\w+)" % name, proc.stdout)
     assert match, proc.stdout[-3000:]
     return float(match.group(1)), proc.stdout

@@ -59,19 +59,26 @@ description:
     C(vllm_summary_next_steps), C(vllm_summary_state), C(vllm_cuda_note), C(vllm_summary_tail),
     C(vllm_model_revision_note); C(vllm_wsl_windows_ram) the Windows RAM the WSL sizing uses,
     C(vllm_wsl_notices) what the WSL role tells the user.
+  - The router and the monitor (vllm_router) - C(vllm_router_backends) the servers as the router
+    reaches them, C(vllm_router_argv) its command line, C(vllm_router_input_errors) and
+    C(vllm_monitor_input_errors) their input checks, C(vllm_node_targets) and
+    C(vllm_router_targets) what Prometheus scrapes besides the servers, C(vllm_prometheus_config)
+    and C(vllm_prometheus_rules) its configuration and alert rules, C(vllm_gate_textfile) the
+    readiness gate's result as a node-exporter textfile metric; C(vllm_local_url) the URL a
+    service is reached at from its own host (a wildcard bind address on loopback).
 """
 
 try:  # Ansible: the collection's module_utils (a checkout is the collection too: scripts/bootstrap)
     from ansible_collections.vllm_ops.workstation.plugins.module_utils import (
         vllm_argspec, vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
-        vllm_readiness, vllm_report, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
+        vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 except ImportError:  # plain Python (scripts, tests): the same files as the package module_utils
     _PLUGINS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if _PLUGINS not in sys.path:
         sys.path.insert(0, _PLUGINS)
     from module_utils import (  # type: ignore  # noqa: E402  pylint: disable=import-error
         vllm_argspec, vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
-        vllm_readiness, vllm_report, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
+        vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 
 try:
     from ansible.errors import AnsibleFilterError
@@ -307,6 +314,15 @@ def vllm_service_warnings(host, api_key, tls=False):
     return vllm_validate.exposure_warnings(host, api_key, bool(tls))
 
 
+def vllm_router_backends(servers, hostvars, router_host=None):
+    """The servers of vllm_servers as the router reaches them (vllm_router.backends); a server
+    it cannot reach fails the task with the host's name."""
+    try:
+        return vllm_router.backends(list(servers or []), hostvars or {}, router_host)
+    except vllm_router.RouterError as err:
+        raise AnsibleFilterError("vllm_router_backends: %s" % err)
+
+
 class FilterModule(object):
     def filters(self):
         return {
@@ -335,6 +351,16 @@ class FilterModule(object):
             "vllm_exec_line": vllm_exec_line,
             "vllm_service_url": vllm_service_url,
             "vllm_service_warnings": vllm_service_warnings,
+            "vllm_local_url": vllm_readiness.base_url,
+            "vllm_router_backends": vllm_router_backends,
+            "vllm_router_argv": vllm_router.router_argv,
+            "vllm_router_input_errors": vllm_router.router_input_errors,
+            "vllm_monitor_input_errors": vllm_router.monitor_input_errors,
+            "vllm_node_targets": vllm_router.node_targets,
+            "vllm_router_targets": vllm_router.router_targets,
+            "vllm_prometheus_config": vllm_router.scrape_config,
+            "vllm_prometheus_rules": vllm_router.alert_rules,
+            "vllm_gate_textfile": vllm_router.gate_textfile,
             "vllm_unit_sandbox": vllm_unit_sandbox,
             "vllm_wheelhouse_jobs": vllm_wheelhouse_jobs,
             "vllm_pip_source_args": vllm_wheelhouse.pip_source_args,

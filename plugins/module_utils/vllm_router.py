@@ -1,0 +1,310 @@
+# -*- coding: utf-8 -*-
+"""One endpoint for a fleet: the router's backends and command line, and what Prometheus scrapes
+and alerts on, computed from the inventory's facts.
+
+- ``backends``: each server of the group ``vllm_servers`` as the router reaches it (the URL the
+  service computes, ``vllm_readiness.service_url``, with a wildcard bind address replaced by the
+  host's address), refusing a server that only listens on its own loopback when the router is
+  another host.
+- ``router_argv``: ``vllm-router``'s command line (flags read from ``vllm-router --help`` of
+  0.1.17: --worker-urls, --policy, --health-check-*, --prometheus-*).
+- ``router_input_errors`` / ``monitor_input_errors``: the roles' input checks (variable, value,
+  what is accepted), before anything changes.
+- ``scrape_config``, ``alert_rules``: Prometheus's configuration and rules as data (the roles
+  write them as YAML; promtool checks them in tests/unit).
+- ``gate_textfile``: the readiness gate's result as a node-exporter textfile metric.
+
+Pure standard library.
+"""
+from __future__ import absolute_import, division, print_function
+
+import ipaddress
+import re
+
+from .vllm_readiness import service_url
+
+__metaclass__ = type
+
+POLICIES = ("random", "round_robin", "cache_aware", "kv_aware", "power_of_two", "consistent_hash",
+            "sticky_least_loaded")
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+WILDCARDS = ("0.0.0.0", "::", "[::]", "")
+# the metric the readiness gate's hook writes into the node exporter's textfile directory
+GATE_METRIC = "vllm_readiness_gate_ok"
+_VERSION = re.compile(r"[0-9]+(\.[0-9]+){1,3}")
+_DURATION = re.compile(r"[0-9]+(ms|s|m|h|d)")
+
+
+class RouterError(ValueError):
+    """Facts the router cannot be built from (the message names the host and the variable)."""
+
+
+def is_loopback(host):
+    host = str(host).strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def backend(name, facts, router_host=None):
+    """One server as the router reaches it: ``{name, url, health_url, target, scheme}``.
+
+    ``facts``: the server's vars (``vllm_service_host``, ``vllm_service_port``,
+    ``vllm_service_tls_cert``, ``ansible_host``); missing ones take the service role's defaults.
+    A wildcard bind address (0.0.0.0, ::) is reached at ``ansible_host`` (else the inventory
+    name); a loopback one only from the same host (``router_host`` is ``name``).
+    """
+    facts = facts or {}
+    bind = str(facts.get("vllm_service_host", "127.0.0.1"))
+    port = facts.get("vllm_service_port", 8000)
+    address = str(facts.get("ansible_host") or name) if bind in WILDCARDS else bind
+    if is_loopback(address) and router_host is not None and router_host != name:
+        raise RouterError(
+            "server %s: vllm_service_host is %s (its own loopback), so the router on %s cannot "
+            "reach it; accepted: an address the router reaches (0.0.0.0 with ansible_host, or the "
+            "host's address), with vllm_service_api_key set" % (name, bind, router_host))
+    tls = bool(facts.get("vllm_service_tls_cert"))
+    url = service_url(address, port, tls)[:-len("/v1")]
+    return {"name": name, "url": url, "health_url": url + "/health",
+            "target": url.split("://", 1)[1], "scheme": "https" if tls else "http"}
+
+
+def backends(servers, hostvars, router_host=None):
+    """``backend`` for each name in ``servers`` (the group vllm_servers), in inventory order;
+    an empty group is an error (a router with nothing behind it)."""
+    names = list(servers or [])
+    if not names:
+        raise RouterError("the group vllm_servers is empty: the router has no backend; accepted: "
+                          "at least one host in vllm_servers")
+    return [backend(name, (hostvars or {}).get(name, {}), router_host) for name in names]
+
+
+def router_argv(venv, settings, servers):
+    """``vllm-router``'s argv. ``settings``: host, port, policy, health_interval,
+    health_timeout, health_failure_threshold, health_success_threshold, prometheus_host,
+    prometheus_port, log_level, request_timeout. ``servers``: ``backends``' result. No secret
+    is ever on this line: vllm-router passes the client's Authorization header through to the
+    servers, which check it."""
+    argv = [venv.rstrip("/") + "/bin/vllm-router",
+            "--host", str(settings["host"]), "--port", str(settings["port"]),
+            "--policy", settings["policy"],
+            "--worker-urls"] + [b["url"] for b in servers]
+    argv += ["--health-check-endpoint", "/health",
+             "--health-check-interval-secs", str(settings["health_interval"]),
+             "--health-check-timeout-secs", str(settings["health_timeout"]),
+             "--health-failure-threshold", str(settings["health_failure_threshold"]),
+             "--health-success-threshold", str(settings["health_success_threshold"]),
+             "--request-timeout-secs", str(settings["request_timeout"]),
+             "--prometheus-host", str(settings["prometheus_host"]),
+             "--prometheus-port", str(settings["prometheus_port"]),
+             "--log-level", settings["log_level"]]
+    return argv
+
+
+def _as_int(value):
+    """An int, or a string of digits (extra vars are strings); None otherwise."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
+
+
+def _as_fraction(value):
+    if isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _truthy(value):
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"))
+
+
+def _port_error(name, value):
+    number = _as_int(value)
+    if number is None or not 1 <= number <= 65535:
+        return {"variable": name, "value": value, "accepted": "an integer from 1 to 65535"}
+    return None
+
+
+def _positive_error(name, value):
+    number = _as_int(value)
+    if number is None or number < 1:
+        return {"variable": name, "value": value, "accepted": "an integer of at least 1"}
+    return None
+
+
+def _host_error(name, value):
+    if not isinstance(value, str) or not value.strip() or any(c.isspace() for c in value):
+        return {"variable": name, "value": value, "accepted": "an address or host name (no spaces)"}
+    return None
+
+
+def router_input_errors(values):
+    """The router role's input errors: ``[{variable, value, accepted}]``, empty when all is well.
+    ``values``: the ``vllm_router_*`` variables without the prefix."""
+    errors = [
+        _host_error("vllm_router_host", values.get("host")),
+        _port_error("vllm_router_port", values.get("port")),
+        _host_error("vllm_router_prometheus_host", values.get("prometheus_host")),
+        _port_error("vllm_router_prometheus_port", values.get("prometheus_port")),
+    ]
+    for key in ("health_interval", "health_timeout", "health_failure_threshold",
+                "health_success_threshold", "request_timeout"):
+        errors.append(_positive_error("vllm_router_" + key, values.get(key)))
+    if values.get("policy") not in POLICIES:
+        errors.append({"variable": "vllm_router_policy", "value": values.get("policy"),
+                       "accepted": "one of " + ", ".join(POLICIES)})
+    if values.get("log_level") not in LOG_LEVELS:
+        errors.append({"variable": "vllm_router_log_level", "value": values.get("log_level"),
+                       "accepted": "one of " + ", ".join(LOG_LEVELS)})
+    version = values.get("version")
+    if not isinstance(version, str) or not _VERSION.fullmatch(version):
+        errors.append({"variable": "vllm_router_version", "value": version,
+                       "accepted": "an exact release such as 0.1.17 (the version is pinned)"})
+    if _as_int(values.get("port")) == _as_int(values.get("prometheus_port")) and _as_int(values.get("port")):
+        errors.append({"variable": "vllm_router_prometheus_port", "value": values.get("prometheus_port"),
+                       "accepted": "a port other than vllm_router_port"})
+    # vllm-router 0.1.17 serves /add_worker, /remove_worker and /list_workers to anyone who
+    # reaches its port: beyond loopback that must be a deliberate choice
+    host = values.get("host")
+    if isinstance(host, str) and not is_loopback(host) and not _truthy(values.get("allow_open_admin")):
+        errors.append({"variable": "vllm_router_host", "value": host,
+                       "accepted": "a loopback address, or set vllm_router_allow_open_admin: true "
+                                   "after closing the router's port to untrusted clients (vllm-router "
+                                   "answers /add_worker and /remove_worker without a key)"})
+    return [e for e in errors if e]
+
+
+def monitor_input_errors(values):
+    """The monitor role's input errors (``vllm_monitor_*`` without the prefix)."""
+    errors = [_port_error("vllm_monitor_node_exporter_port", values.get("node_exporter_port"))]
+    for key in ("scrape_interval", "server_down_for", "kv_cache_for", "waiting_for"):
+        value = values.get(key)
+        if not isinstance(value, str) or not _DURATION.fullmatch(value):
+            errors.append({"variable": "vllm_monitor_" + key, "value": value,
+                           "accepted": "a Prometheus duration such as 30s, 5m, 1h"})
+    threshold = _as_fraction(values.get("kv_cache_threshold"))
+    if threshold is None or not 0 < threshold <= 1:
+        errors.append({"variable": "vllm_monitor_kv_cache_threshold", "value": values.get("kv_cache_threshold"),
+                       "accepted": "a fraction above 0 and at most 1 (0.9 = 90 %)"})
+    return [e for e in errors if e]
+
+
+def _static(targets):
+    return [{"targets": [t["target"]], "labels": {"host": t["name"]}} for t in targets]
+
+
+def _address(name, facts):
+    return str((facts or {}).get("ansible_host") or name)
+
+
+def _hostport(address, port):
+    return "%s:%d" % ("[%s]" % address if ":" in address else address, int(port))
+
+
+def node_targets(hosts, hostvars, port):
+    """``[{name, target}]``: the node exporter of each host (at ``ansible_host`` or its name)."""
+    out = []
+    for name in hosts or []:
+        address = _address(name, (hostvars or {}).get(name))
+        out.append({"name": name, "target": _hostport(address, port)})
+    return out
+
+
+def router_targets(routers, hostvars, monitor_host):
+    """``[{name, target}]``: each router's Prometheus port that ``monitor_host`` can reach (one
+    bound to loopback only from the same host; the others are left out)."""
+    out = []
+    for name in routers or []:
+        facts = (hostvars or {}).get(name) or {}
+        bind = str(facts.get("vllm_router_prometheus_host", "127.0.0.1"))
+        address = _address(name, facts) if bind in WILDCARDS else bind
+        if is_loopback(address) and name != monitor_host:
+            continue
+        port = facts.get("vllm_router_prometheus_port", 29000)
+        out.append({"name": name, "target": _hostport(address, port)})
+    return out
+
+
+def scrape_config(servers, nodes, routers, settings):
+    """Prometheus's configuration (a dict to write as YAML).
+
+    ``servers``: ``backends``' result (vLLM's /metrics needs no API key: vLLM guards only /v1,
+    /v2, /inference and /cohere); ``nodes``: ``[{name, target}]`` of every node exporter;
+    ``routers``: ``[{name, target}]`` of the routers' Prometheus ports; ``settings``:
+    scrape_interval, rule_files, ca_file and ca_given (https servers are checked against ca_file
+    when ca_given, else against the system's CAs).
+    """
+    jobs = []
+    by_scheme = {}
+    for server in servers:
+        by_scheme.setdefault(server["scheme"], []).append(server)
+    for scheme in sorted(by_scheme):
+        job = {"job_name": "vllm" if scheme == "http" else "vllm_tls", "scheme": scheme,
+               "metrics_path": "/metrics", "static_configs": _static(by_scheme[scheme])}
+        if scheme == "https" and settings.get("ca_given") and settings.get("ca_file"):
+            job["tls_config"] = {"ca_file": settings["ca_file"]}
+        jobs.append(job)
+    if nodes:
+        jobs.append({"job_name": "node", "static_configs": _static(nodes)})
+    if routers:
+        jobs.append({"job_name": "vllm_router", "static_configs": _static(routers)})
+    return {"global": {"scrape_interval": settings["scrape_interval"],
+                       "evaluation_interval": settings["scrape_interval"]},
+            "rule_files": list(settings.get("rule_files") or []),
+            "scrape_configs": jobs}
+
+
+def alert_rules(settings):
+    """The alert rules (a dict to write as YAML). ``settings``: server_down_for, kv_cache_threshold
+    (a fraction: vllm:kv_cache_usage_perc is 0..1, "1 means 100 percent usage"), kv_cache_for,
+    waiting_for."""
+    threshold = float(settings["kv_cache_threshold"])
+    percent = "%g" % (threshold * 100)
+    rules = [
+        {"alert": "VllmServerDown", "expr": 'up{job=~"vllm|vllm_tls"} == 0',
+         "for": settings["server_down_for"], "labels": {"severity": "critical"},
+         "annotations": {"summary": "vLLM server {{ $labels.instance }} is down",
+                         "description": "Prometheus cannot scrape /metrics of {{ $labels.instance }}."}},
+        {"alert": "VllmKvCacheFull",
+         "expr": "vllm:kv_cache_usage_perc > %g" % threshold,
+         "for": settings["kv_cache_for"], "labels": {"severity": "warning"},
+         "annotations": {"summary": "KV cache of {{ $labels.instance }} above %s %%" % percent,
+                         "description": "vllm:kv_cache_usage_perc is {{ $value }}: requests will "
+                                        "queue or be preempted."}},
+        {"alert": "VllmRequestsWaiting", "expr": "vllm:num_requests_waiting > 0",
+         "for": settings["waiting_for"], "labels": {"severity": "warning"},
+         "annotations": {"summary": "Requests waiting on {{ $labels.instance }}",
+                         "description": "vllm:num_requests_waiting has been above 0 for %s."
+                                        % settings["waiting_for"]}},
+        {"alert": "VllmReadinessGateFailed", "expr": "%s == 0" % GATE_METRIC,
+         "labels": {"severity": "critical"},
+         "annotations": {"summary": "The readiness gate failed on {{ $labels.instance }}",
+                         "description": "The last rollout of {{ $labels.release }} did not pass "
+                                        "its gate (vllm_service)."}},
+        {"alert": "NodeExporterDown", "expr": 'up{job="node"} == 0',
+         "for": settings["server_down_for"], "labels": {"severity": "warning"},
+         "annotations": {"summary": "Node exporter on {{ $labels.instance }} is down"}},
+    ]
+    return {"groups": [{"name": "vllm", "rules": rules}]}
+
+
+def _label(value):
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def gate_textfile(rollout):
+    """The node exporter's textfile for a server's last gate, from the service role's
+    ``vllm_service_rollout`` (``ready``, ``release`` or ``attempted_release``)."""
+    rollout = rollout or {}
+    release = rollout.get("attempted_release") or rollout.get("release") or ""
+    return ("# HELP %s 1 when the last readiness gate of vllm_service passed, 0 when it failed.\n"
+            "# TYPE %s gauge\n%s{release=\"%s\"} %d\n"
+            % (GATE_METRIC, GATE_METRIC, GATE_METRIC, _label(release), 1 if rollout.get("ready") else 0))

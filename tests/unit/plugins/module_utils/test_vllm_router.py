@@ -1,0 +1,235 @@
+"""vllm_router: the router's backends and argv, the roles' input checks, and Prometheus's
+configuration and alert rules (checked by promtool when it is installed: `apt-get install
+prometheus`)."""
+import os
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+import vllm_router as r
+from vllm_testlib import load_filter
+
+PROMTOOL = shutil.which("promtool")
+needs_promtool = pytest.mark.skipif(PROMTOOL is None, reason="promtool is not installed (apt-get install prometheus)")
+
+ROUTER = {"host": "127.0.0.1", "port": 30000, "policy": "round_robin", "health_interval": 10,
+          "health_timeout": 5, "health_failure_threshold": 3, "health_success_threshold": 2,
+          "request_timeout": 1800, "prometheus_host": "127.0.0.1", "prometheus_port": 29000,
+          "log_level": "info", "version": "0.1.17", "allow_open_admin": False}
+MONITOR = {"node_exporter_port": 9100, "scrape_interval": "15s", "server_down_for": "1m",
+           "kv_cache_threshold": 0.9, "kv_cache_for": "2m", "waiting_for": "5m"}
+HOSTVARS = {
+    "ws-01": {"vllm_service_host": "0.0.0.0", "vllm_service_port": 8000, "ansible_host": "10.0.0.11"},
+    "ws-02": {"vllm_service_host": "10.0.0.12", "vllm_service_port": 8001,
+              "vllm_service_tls_cert": "-----BEGIN CERTIFICATE-----"},
+    "ws-03": {"vllm_service_host": "::", "ansible_host": "fd00::13"},
+    "lo": {},
+}
+
+
+def test_backend_urls_follow_the_service_url():
+    found = r.backends(["ws-01", "ws-02", "ws-03"], HOSTVARS, "router-1")
+    assert [b["url"] for b in found] == ["http://10.0.0.11:8000", "https://10.0.0.12:8001",
+                                         "http://[fd00::13]:8000"]
+    assert found[1]["health_url"] == "https://10.0.0.12:8001/health"
+    assert [b["target"] for b in found] == ["10.0.0.11:8000", "10.0.0.12:8001", "[fd00::13]:8000"]
+    assert [b["scheme"] for b in found] == ["http", "https", "http"]
+
+
+def test_a_wildcard_bind_without_ansible_host_uses_the_inventory_name():
+    assert r.backend("ws-09.example", {"vllm_service_host": "0.0.0.0"})["url"] == "http://ws-09.example:8000"
+
+
+def test_a_loopback_server_is_reachable_only_from_its_own_host():
+    assert r.backends(["lo"], HOSTVARS, "lo")[0]["url"] == "http://127.0.0.1:8000"
+    with pytest.raises(r.RouterError, match="server lo: vllm_service_host is 127.0.0.1"):
+        r.backends(["lo"], HOSTVARS, "router-1")
+
+
+def test_no_server_is_an_error():
+    with pytest.raises(r.RouterError, match="vllm_servers is empty"):
+        r.backends([], HOSTVARS)
+
+
+def test_router_argv_names_every_backend_and_no_secret():
+    found = r.backends(["ws-01", "ws-02"], HOSTVARS, "router-1")
+    argv = r.router_argv("/opt/vllm-router/venv/", ROUTER, found)
+    assert argv[0] == "/opt/vllm-router/venv/bin/vllm-router"
+    start = argv.index("--worker-urls")
+    assert argv[start + 1:start + 3] == ["http://10.0.0.11:8000", "https://10.0.0.12:8001"]
+    assert argv[start + 3].startswith("--")
+    assert argv[argv.index("--health-check-endpoint") + 1] == "/health"
+    assert argv[argv.index("--policy") + 1] == "round_robin"
+    assert argv[argv.index("--prometheus-port") + 1] == "29000"
+    assert "--api-key" not in argv
+    assert all(isinstance(a, str) for a in argv)
+
+
+def test_router_input_errors_name_variable_value_and_what_is_accepted():
+    assert r.router_input_errors(ROUTER) == []
+    bad = dict(ROUTER, port=70000, policy="fastest", health_interval=0, log_level="loud", version="latest",
+               host="0.0.0.0")
+    errors = {e["variable"]: e for e in r.router_input_errors(bad)}
+    assert set(errors) == {"vllm_router_port", "vllm_router_policy", "vllm_router_health_interval",
+                           "vllm_router_log_level", "vllm_router_version", "vllm_router_host"}
+    assert errors["vllm_router_port"]["value"] == 70000
+    assert "round_robin" in errors["vllm_router_policy"]["accepted"]
+    assert "allow_open_admin" in errors["vllm_router_host"]["accepted"]
+    assert r.router_input_errors(dict(ROUTER, host="0.0.0.0", allow_open_admin=True)) == []
+    same = r.router_input_errors(dict(ROUTER, prometheus_port=30000))
+    assert [e["variable"] for e in same] == ["vllm_router_prometheus_port"]
+    assert r.router_input_errors(dict(ROUTER, port=True))[0]["variable"] == "vllm_router_port"
+    # extra vars arrive as strings
+    assert r.router_input_errors(dict(ROUTER, port="30001", health_interval="5", host="0.0.0.0",
+                                      allow_open_admin="true")) == []
+    assert [e["variable"] for e in r.router_input_errors(dict(ROUTER, port="70000"))] == ["vllm_router_port"]
+
+
+def test_monitor_input_errors():
+    assert r.monitor_input_errors(MONITOR) == []
+    assert r.monitor_input_errors(dict(MONITOR, kv_cache_threshold="0.95", node_exporter_port="9100")) == []
+    assert r.alert_rules(dict(MONITOR, kv_cache_threshold="0.95"))["groups"][0]["rules"][1]["expr"] == \
+        "vllm:kv_cache_usage_perc > 0.95"
+    bad = dict(MONITOR, node_exporter_port=0, scrape_interval="15", kv_cache_threshold=90, waiting_for="5 min")
+    assert [e["variable"] for e in r.monitor_input_errors(bad)] == [
+        "vllm_monitor_node_exporter_port", "vllm_monitor_scrape_interval", "vllm_monitor_waiting_for",
+        "vllm_monitor_kv_cache_threshold"]
+
+
+def test_targets_of_nodes_and_routers():
+    assert r.node_targets(["ws-01", "ws-03", "lo"], HOSTVARS, 9100) == [
+        {"name": "ws-01", "target": "10.0.0.11:9100"}, {"name": "ws-03", "target": "[fd00::13]:9100"},
+        {"name": "lo", "target": "lo:9100"}]
+    routers = {"rt": {"ansible_host": "10.0.0.5", "vllm_router_prometheus_host": "0.0.0.0"}, "rt-lo": {}}
+    assert r.router_targets(["rt", "rt-lo"], routers, "mon") == [{"name": "rt", "target": "10.0.0.5:29000"}]
+    assert r.router_targets(["rt-lo"], routers, "rt-lo") == [{"name": "rt-lo", "target": "127.0.0.1:29000"}]
+
+
+def _config(tmp_path):
+    servers = r.backends(["ws-01", "ws-02"], HOSTVARS, "router-1")
+    nodes = r.node_targets(["ws-01", "ws-02"], HOSTVARS, 9100)
+    settings = {"scrape_interval": "15s", "rule_files": [str(tmp_path / "vllm.rules.yml")],
+                "ca_file": "/etc/prometheus/vllm-ca.pem", "ca_given": True}
+    return r.scrape_config(servers, nodes, [{"name": "rt", "target": "10.0.0.5:29000"}], settings)
+
+
+def test_scrape_config_jobs(tmp_path):
+    config = _config(tmp_path)
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    assert set(jobs) == {"vllm", "vllm_tls", "node", "vllm_router"}
+    assert jobs["vllm"]["static_configs"] == [{"targets": ["10.0.0.11:8000"], "labels": {"host": "ws-01"}}]
+    assert jobs["vllm_tls"]["scheme"] == "https"
+    assert jobs["vllm_tls"]["tls_config"] == {"ca_file": "/etc/prometheus/vllm-ca.pem"}
+    # vLLM guards /v1 only: /metrics needs no key, so the config holds no secret
+    assert "authorization" not in yaml.safe_dump(config)
+    plain = r.scrape_config(r.backends(["ws-02"], HOSTVARS), [], [], {"scrape_interval": "15s",
+                            "ca_file": "/etc/prometheus/vllm-ca.pem", "ca_given": False})
+    assert "tls_config" not in plain["scrape_configs"][0]
+    assert plain["rule_files"] == []
+
+
+def test_gate_textfile():
+    text = r.gate_textfile({"ready": False, "attempted_release": 'rel"2'})
+    assert 'vllm_readiness_gate_ok{release="rel\\"2"} 0' in text
+    assert text.endswith("} 0\n")
+    assert r.gate_textfile({"ready": True, "release": "rel-1"}).endswith('{release="rel-1"} 1\n')
+
+
+def test_filters_are_registered():
+    filters = load_filter().FilterModule().filters()
+    for name in ("vllm_router_backends", "vllm_router_argv", "vllm_router_input_errors",
+                 "vllm_monitor_input_errors", "vllm_node_targets", "vllm_router_targets",
+                 "vllm_prometheus_config", "vllm_prometheus_rules", "vllm_gate_textfile"):
+        assert name in filters
+    with pytest.raises(Exception, match="vllm_router_backends: server lo"):
+        filters["vllm_router_backends"](["lo"], HOSTVARS, "router-1")
+
+
+def _write(path, data):
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return str(path)
+
+
+def _promtool(*args, cwd=None):
+    return subprocess.run([PROMTOOL] + list(args), capture_output=True, text=True, timeout=60, cwd=cwd)
+
+
+@needs_promtool
+def test_promtool_accepts_the_config_and_rules(tmp_path):
+    rules = _write(tmp_path / "vllm.rules.yml", r.alert_rules(MONITOR))
+    config = _write(tmp_path / "prometheus.yml", _config(tmp_path))
+    done = _promtool("check", "rules", rules)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # --syntax-only: the CA file named for the https job need not exist here
+    done = _promtool("check", "config", "--syntax-only", config)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+ALERT_TESTS = {
+    "rule_files": ["vllm.rules.yml"],
+    "evaluation_interval": "1m",
+    "tests": [
+        {"interval": "1m",
+         "input_series": [
+             {"series": 'up{job="vllm", instance="10.0.0.11:8000", host="ws-01"}', "values": "1 1 0 0 0 0"},
+             {"series": 'up{job="vllm", instance="10.0.0.12:8000", host="ws-02"}', "values": "1 1 1 1 1 1"}],
+         "alert_rule_test": [
+             {"eval_time": "2m", "alertname": "VllmServerDown", "exp_alerts": []},
+             {"eval_time": "4m", "alertname": "VllmServerDown", "exp_alerts": [
+                 {"exp_labels": {"severity": "critical", "job": "vllm", "instance": "10.0.0.11:8000",
+                                 "host": "ws-01"},
+                  "exp_annotations": {"summary": "vLLM server 10.0.0.11:8000 is down",
+                                      "description": "Prometheus cannot scrape /metrics of 10.0.0.11:8000."}}]}]},
+        {"interval": "1m",
+         "input_series": [
+             {"series": 'vllm:kv_cache_usage_perc{instance="a:8000", model_name="m"}', "values": "0.5 0.95 0.95 0.95 0.95"},
+             {"series": 'vllm:kv_cache_usage_perc{instance="b:8000", model_name="m"}', "values": "0.9 0.9 0.9 0.9 0.9"}],
+         "alert_rule_test": [
+             {"eval_time": "2m", "alertname": "VllmKvCacheFull", "exp_alerts": []},
+             {"eval_time": "3m", "alertname": "VllmKvCacheFull", "exp_alerts": [
+                 {"exp_labels": {"severity": "warning", "instance": "a:8000", "model_name": "m"},
+                  "exp_annotations": {"summary": "KV cache of a:8000 above 90 %",
+                                      "description": "vllm:kv_cache_usage_perc is 0.95: requests will "
+                                                     "queue or be preempted."}}]}]},
+        {"interval": "1m",
+         "input_series": [
+             {"series": 'vllm:num_requests_waiting{instance="a:8000", model_name="m"}', "values": "0 3 3 3 3 3 3 3"},
+             {"series": 'vllm:num_requests_waiting{instance="b:8000", model_name="m"}', "values": "2 2 2 0 2 2 2 2"}],
+         "alert_rule_test": [
+             {"eval_time": "5m", "alertname": "VllmRequestsWaiting", "exp_alerts": []},
+             {"eval_time": "6m", "alertname": "VllmRequestsWaiting", "exp_alerts": [
+                 {"exp_labels": {"severity": "warning", "instance": "a:8000", "model_name": "m"},
+                  "exp_annotations": {"summary": "Requests waiting on a:8000",
+                                      "description": "vllm:num_requests_waiting has been above 0 for 5m."}}]}]},
+        {"interval": "1m",
+         "input_series": [
+             {"series": 'vllm_readiness_gate_ok{instance="a:9100", release="r2"}', "values": "1 0 0"},
+             {"series": 'vllm_readiness_gate_ok{instance="b:9100", release="r1"}', "values": "1 1 1"}],
+         "alert_rule_test": [
+             {"eval_time": "0m", "alertname": "VllmReadinessGateFailed", "exp_alerts": []},
+             {"eval_time": "1m", "alertname": "VllmReadinessGateFailed", "exp_alerts": [
+                 {"exp_labels": {"severity": "critical", "instance": "a:9100", "release": "r2"},
+                  "exp_annotations": {"summary": "The readiness gate failed on a:9100",
+                                      "description": "The last rollout of r2 did not pass its gate (vllm_service)."}}]}]},
+    ],
+}
+
+
+@needs_promtool
+def test_promtool_alerts_fire(tmp_path):
+    _write(tmp_path / "vllm.rules.yml", r.alert_rules(MONITOR))
+    tests = _write(tmp_path / "vllm.rules.test.yml", ALERT_TESTS)
+    done = _promtool("test", "rules", os.path.basename(tests), cwd=str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_role_pins_the_release_of_the_compat_table():
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+    with open(os.path.join(root, "data", "vllm_compat.yml")) as handle:
+        table = yaml.safe_load(handle)
+    with open(os.path.join(root, "roles", "vllm_router", "defaults", "main.yml")) as handle:
+        defaults = yaml.safe_load(handle)
+    assert defaults["vllm_router_version"] == table["router"]["version"]
+    assert table["router"]["wheel"].startswith("vllm_router-%s-" % table["router"]["version"])
