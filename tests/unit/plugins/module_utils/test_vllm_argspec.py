@@ -26,9 +26,27 @@ SPECS = [_load(os.path.join(ROLES, role, "meta", "argument_specs.yml")) for role
 OPTIONS = a.spec_options(SPECS)
 
 
+def _own_variables(name):
+    """A role with public variables of its own has defaults; vllm_rollout has none (its spec declares
+    the vllm_python_* and vllm_service_* variables it reads, as their owners declare them)."""
+    return os.path.isfile(os.path.join(ROLES, name, "defaults", "main.yml"))
+
+
 def test_the_preflight_reads_the_spec_of_every_role():
     assert sorted(_preflight_roles()) == sorted(
-        name for name in os.listdir(ROLES) if os.path.isfile(os.path.join(ROLES, name, "meta", "argument_specs.yml")))
+        name for name in os.listdir(ROLES)
+        if os.path.isfile(os.path.join(ROLES, name, "meta", "argument_specs.yml")) and _own_variables(name))
+
+
+def test_a_role_without_variables_of_its_own_declares_them_as_their_owners_do():
+    for name in os.listdir(ROLES):
+        spec_file = os.path.join(ROLES, name, "meta", "argument_specs.yml")
+        if _own_variables(name) or not os.path.isfile(spec_file):
+            continue
+        for option, declared in _load(spec_file)["argument_specs"]["main"]["options"].items():
+            owner = OPTIONS[option]
+            assert (declared["type"], declared.get("default"), declared.get("choices")) == (
+                owner["type"], owner.get("default"), owner.get("choices")), (name, option)
 
 
 def test_every_default_is_an_option_of_its_role_spec_with_a_type():
