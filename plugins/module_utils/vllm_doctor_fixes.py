@@ -756,19 +756,10 @@ def _fix_generic_cause(finding, facts, text):
                 "in place, a vllm/ source tree or a stale build shadowing the wheel). Reinstall vLLM in a clean venv "
                 "(vllm_install_version, a patch release where the packaging is fixed), and start it from a directory "
                 "that holds no vllm/ source checkout." % module)
-    if finding.rule == "vllm_dependency_missing":
-        return ("vLLM (or a package it imports) needs the package '%s', which is not installed in the venv vLLM "
-                "runs from: the install is incomplete (installed with --no-deps or by hand, an install that was "
-                "cut off, a package removed afterwards). Run the playbook again: vllm_install checks the venv "
-                "against its lock file and reinstalls every locked package when one is missing; "
-                "vllm_python_rebuild: true builds a fresh release venv beside it." % (_first_group(match) or "?"))
-    if finding.rule == "dependency_call_mismatch":
-        func, keyword = _two_groups(match, ("a function", "?"))
-        return ("Two packages in vLLM's environment are of releases that do not fit each other: one calls %s() "
-                "of another with the keyword '%s', which the installed release of that one does not take. Install "
-                "the pair the installed vLLM's requirements pin (run the playbook again: vllm_install syncs the "
-                "venv to its lock file, vllm_python_rebuild: true builds a fresh one); an unpinned upgrade of one "
-                "package is what brings such pairs together." % (func, keyword))
+    template = _GROUPED_FIXES.get(finding.rule)
+    if template:
+        wanted = template.count("%s")
+        return template % tuple((_set_groups(match) + ["?"] * wanted)[:wanted])
     if finding.rule == "torch_compile_graph_error":
         return ("torch.compile failed on the model graph while vLLM compiled it at start (a torch/vLLM compile bug "
                 "for this model or quantization, often a regression of a new release). Set %s (no torch.compile and "
@@ -798,6 +789,24 @@ def _fix_generic_cause(finding, facts, text):
                 "meanwhile a checkpoint without that quantization (vllm_model_source) or another quantization "
                 "option may load." % names)
     return None
+
+
+# engine_core_generic fixes filled, in order, with the groups of the finding's match (``?`` for one
+# that is missing): a paragraph each, the rule from the first column, then the text.
+_GROUPED_FIXES = dict((rule, fix) for (rule,), fix in _read_fixed(r"""
+vllm_dependency_missing
+    vLLM (or a package it imports) needs the package '%s', which is not installed in the venv vLLM runs
+    from: the install is incomplete (installed with --no-deps or by hand, an install that was cut off, a
+    package removed afterwards). Run the playbook again: vllm_install checks the venv against its lock
+    file and reinstalls every locked package when one is missing; vllm_python_rebuild: true builds a
+    fresh release venv beside it.
+dependency_call_mismatch
+    Two packages in vLLM's environment are of releases that do not fit each other: one calls %s() of
+    another with the keyword '%s', which the installed release of that one does not take. Install the
+    pair the installed vLLM's requirements pin (run the playbook again: vllm_install syncs the venv to
+    its lock file, vllm_python_rebuild: true builds a fresh one); an unpinned upgrade of one package is
+    what brings such pairs together.
+""").items())
 
 
 # The fixes that take nothing from the log, as data: a paragraph each, "category rule" from the
