@@ -11,11 +11,9 @@ import json
 import re
 
 from .vllm_common import option_key
-# The one sizing model (the preflight's too) and its constants; GPU_UTIL_* and _human_number are
-# not used here but stay importable from this module under their old names.
-from .vllm_sizing import (CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, GIB,  # noqa: F401
-                          GPU_UTIL_CAP_NATIVE, GPU_UTIL_CAP_WSL, GPU_UTIL_MAX, MIB, OptionsError,
-                          _human_number, kv_bytes_per_token, size_cpu, size_cuda)
+# The one sizing model (the preflight's too) and its constants
+from .vllm_sizing import (CPU_KV_CACHE_FLOOR, GIB, MIB, OptionsError, kv_bytes_per_token, size_cpu,
+                          size_cuda)
 
 __metaclass__ = type
 

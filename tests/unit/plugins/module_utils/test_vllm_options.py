@@ -3,6 +3,7 @@ import yaml
 
 import vllm_launcher
 import vllm_options as o
+import vllm_sizing
 
 TINY = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 64,
         "num_attention_heads": 2, "num_key_value_heads": 2, "num_hidden_layers": 2,
@@ -47,7 +48,7 @@ def test_cpu_kv_cache_capped_by_ram_and_context_shortened():
     host = {"cpus": 16, "memory": {"total_mib": 8192}}
     options, reasons = o.compute_options("cpu", host, o.model_facts(big), "m", "127.0.0.1", 8000,
                                          weights_bytes=4 * o.GIB)
-    budget = (8192 * o.MIB - 4 * o.GIB - o.CPU_RAM_RESERVE) // 2
+    budget = (8192 * o.MIB - 4 * o.GIB - vllm_sizing.CPU_RAM_RESERVE) // 2
     assert options["kv_cache_memory_bytes"] == budget
     assert options["max_model_len"] == budget // (2 * 32 * 8 * 128 * 2)
     assert "capped" in reasons["max_model_len"]
@@ -280,7 +281,7 @@ def test_utilization_never_above_095_and_native_cap():
     options, reasons = cuda("Llama-3.1-8B", gpu_host(80, total=143771, used=0))  # H200, idle
     assert options["gpu_memory_utilization"] == 0.92 <= 0.95
     assert "at most 0.92" in reasons["gpu_memory_utilization"]
-    assert o.GPU_UTIL_CAP_NATIVE <= o.GPU_UTIL_MAX and o.GPU_UTIL_CAP_WSL <= o.GPU_UTIL_MAX
+    assert vllm_sizing.GPU_UTIL_CAP_NATIVE <= vllm_sizing.GPU_UTIL_MAX and vllm_sizing.GPU_UTIL_CAP_WSL <= vllm_sizing.GPU_UTIL_MAX
 
 
 def test_busy_gpu_lowers_utilization_and_says_why():
@@ -476,8 +477,8 @@ def test_user_quantities_are_read_as_vllm_reads_them():
     for auto in ("auto", -1):
         options, reasons = cuda("Llama-3.1-8B", gpu_host(24), {"max_model_len": auto})
         assert options["max_model_len"] == auto and 16 <= options["max_num_seqs"] <= 64
-    assert o._human_number("8K") == 8192 and o._human_number("25.6k") == 25600
-    assert o._human_number("0.9", integer=False) == 0.9 and o._human_number("lots") is None
+    assert vllm_sizing._human_number("8K") == 8192 and vllm_sizing._human_number("25.6k") == 25600
+    assert vllm_sizing._human_number("0.9", integer=False) == 0.9 and vllm_sizing._human_number("lots") is None
 
 
 # --- the emitters refuse what their readers would not read back (security review) -------------
