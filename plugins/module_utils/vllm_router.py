@@ -18,10 +18,10 @@ Pure standard library.
 """
 from __future__ import absolute_import, division, print_function
 
-import ipaddress
 import re
 
 from .vllm_readiness import service_url
+from .vllm_validate import _truthy, check_port, is_loopback as _is_loopback
 
 __metaclass__ = type
 
@@ -40,13 +40,8 @@ class RouterError(ValueError):
 
 
 def is_loopback(host):
-    host = str(host).strip("[]")
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    """vllm_validate.is_loopback of an address as the inventory may bracket it ([::1])."""
+    return _is_loopback(str(host).strip("[]"))
 
 
 def backend(name, facts, router_host=None):
@@ -122,13 +117,8 @@ def _as_fraction(value):
         return None
 
 
-def _truthy(value):
-    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes", "on", "1"))
-
-
 def _port_error(name, value):
-    number = _as_int(value)
-    if number is None or not 1 <= number <= 65535:
+    if check_port(name, value):
         return {"variable": name, "value": value, "accepted": "an integer from 1 to 65535"}
     return None
 
