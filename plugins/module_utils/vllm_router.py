@@ -278,7 +278,7 @@ def alert_rules(settings):
          "labels": {"severity": "critical"},
          "annotations": {"summary": "The readiness gate failed on {{ $labels.instance }}",
                          "description": "The last rollout of {{ $labels.release }} did not pass "
-                                        "its gate (vllm_service)."}},
+                                        "its gate (vllm_rollout)."}},
         {"alert": "NodeExporterDown", "expr": 'up{job="node"} == 0',
          "for": settings["server_down_for"], "labels": {"severity": "warning"},
          "annotations": {"summary": "Node exporter on {{ $labels.instance }} is down"}},
@@ -291,10 +291,10 @@ def _label(value):
 
 
 def gate_textfile(rollout):
-    """The node exporter's textfile for a server's last gate, from the service role's
+    """The node exporter's textfile for a server's last gate, from vllm_rollout's
     ``vllm_service_rollout`` (``ready``, ``release`` or ``attempted_release``)."""
     rollout = rollout or {}
     release = rollout.get("attempted_release") or rollout.get("release") or ""
-    return ("# HELP %s 1 when the last readiness gate of vllm_service passed, 0 when it failed.\n"
+    return ("# HELP %s 1 when the last readiness gate of vllm_rollout passed, 0 when it failed.\n"
             "# TYPE %s gauge\n%s{release=\"%s\"} %d\n"
             % (GATE_METRIC, GATE_METRIC, GATE_METRIC, _label(release), 1 if rollout.get("ready") else 0))

@@ -212,7 +212,7 @@ ALERT_TESTS = {
              {"eval_time": "1m", "alertname": "VllmReadinessGateFailed", "exp_alerts": [
                  {"exp_labels": {"severity": "critical", "instance": "a:9100", "release": "r2"},
                   "exp_annotations": {"summary": "The readiness gate failed on a:9100",
-                                      "description": "The last rollout of r2 did not pass its gate (vllm_service)."}}]}]},
+                                      "description": "The last rollout of r2 did not pass its gate (vllm_rollout)."}}]}]},
     ],
 }
 
