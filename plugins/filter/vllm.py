@@ -66,19 +66,22 @@ description:
     and C(vllm_prometheus_rules) its configuration and alert rules, C(vllm_gate_textfile) the
     readiness gate's result as a node-exporter textfile metric; C(vllm_local_url) the URL a
     service is reached at from its own host (a wildcard bind address on loopback).
+  - vLLM's Grafana dashboards (vllm_dashboards) - C(vllm_dashboard_urls) where each is fetched,
+    C(vllm_dashboard_check) whether a file is a usable dashboard, C(vllm_dashboards_fetched) the
+    fetch's results, each checked.
 """
 
 try:  # Ansible: the collection's module_utils (a checkout is the collection too: scripts/bootstrap)
     from ansible_collections.vllm_ops.workstation.plugins.module_utils import (
         vllm_argspec, vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
-        vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
+        vllm_dashboards, vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 except ImportError:  # plain Python (scripts, tests): the same files as the package module_utils
     _PLUGINS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if _PLUGINS not in sys.path:
         sys.path.insert(0, _PLUGINS)
     from module_utils import (  # type: ignore  # noqa: E402  pylint: disable=import-error
         vllm_argspec, vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
-        vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
+        vllm_dashboards, vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 
 try:
     from ansible.errors import AnsibleFilterError
@@ -361,6 +364,9 @@ class FilterModule(object):
             "vllm_prometheus_config": vllm_router.scrape_config,
             "vllm_prometheus_rules": vllm_router.alert_rules,
             "vllm_gate_textfile": vllm_router.gate_textfile,
+            "vllm_dashboard_urls": vllm_dashboards.urls,
+            "vllm_dashboard_check": vllm_dashboards.check,
+            "vllm_dashboards_fetched": vllm_dashboards.fetched,
             "vllm_unit_sandbox": vllm_unit_sandbox,
             "vllm_wheelhouse_jobs": vllm_wheelhouse_jobs,
             "vllm_pip_source_args": vllm_wheelhouse.pip_source_args,

@@ -5,14 +5,15 @@ dashboards are there, each vLLM metric the alert rules use (vllm_router.alert_ru
 at least one of them, so a firing alert has a panel to look at.
 
 The project keeps no list of the metrics vLLM exports, so a name is checked by its prefix only.
-The checker itself is tested on small dashboards written here."""
+The checker (plugins/module_utils/vllm_dashboards.py, which the role runs on what it fetches) is
+tested on small dashboards written here."""
 import glob
 import json
 import os
-import re
 
 import pytest
 
+import vllm_dashboards
 import vllm_router
 from vllm_testlib import ROOT
 
@@ -20,49 +21,7 @@ FOLDER = os.path.join(ROOT, "roles", "vllm_monitor", "files", "dashboards")
 DASHBOARDS = sorted(glob.glob(os.path.join(FOLDER, "*.json")))
 MONITOR = {"server_down_for": "1m", "kv_cache_threshold": 0.9, "kv_cache_for": "2m", "waiting_for": "5m"}
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|`[^`]*`')
-_GRAFANA_VARIABLE = re.compile(r"\$\{[^}]*\}")  # ${model_name:regex} has a colon
-_RANGE = re.compile(r"\[[^\]]*\]")  # [5m:1m] (a subquery) has a colon
-_IDENTIFIER = re.compile(r"[A-Za-z_:][A-Za-z0-9_:]*")
-
-
-def colon_names(expr):
-    """The metric names with a colon in a PromQL expression (labels, functions and keywords never
-    have one): string literals, Grafana's ${...} variables and [...] ranges left out."""
-    bare = _RANGE.sub(" ", _GRAFANA_VARIABLE.sub(" ", _STRING.sub(" ", expr)))
-    return {name for name in _IDENTIFIER.findall(bare) if ":" in name}
-
-
-def _panels(panels):
-    for panel in panels or []:
-        yield panel
-        yield from _panels(panel.get("panels"))  # a collapsed row keeps its panels
-
-
-def queries(dashboard):
-    """Every PromQL expression of a dashboard: its panels' targets (rows' panels included) and its
-    template variables' queries."""
-    found = [target["expr"] for panel in _panels(dashboard.get("panels"))
-             for target in panel.get("targets") or [] if isinstance(target.get("expr"), str)]
-    for variable in (dashboard.get("templating") or {}).get("list") or []:
-        query = variable.get("query")
-        if isinstance(query, dict):
-            query = query.get("query")
-        if variable.get("type") == "query" and isinstance(query, str):
-            found.append(query)
-    return found
-
-
-def problems(dashboard):
-    """What is wrong with a dashboard (a list of sentences; empty: nothing)."""
-    found = ["no %s" % key for key in ("title", "uid")
-             if not isinstance(dashboard.get(key), str) or not dashboard[key].strip()]
-    if not queries(dashboard):
-        found.append("no Prometheus query")
-    for expr in queries(dashboard):
-        found.extend("%s (in %r) is not a vLLM metric (vllm:...)" % (name, expr)
-                     for name in sorted(colon_names(expr)) if not name.startswith("vllm:"))
-    return found
+colon_names, queries, problems = vllm_dashboards.colon_names, vllm_dashboards.queries, vllm_dashboards.problems
 
 
 def rule_metrics():
