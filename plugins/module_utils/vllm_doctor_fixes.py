@@ -156,6 +156,12 @@ def _fix_cuda(finding, facts, live, lines):
     text = finding.line.text
     if finding.rule == "quantization_unsupported":
         match = finding.match
+        if match and match.re.groups < 3:  # Triton's FP8 dtype check: the GPU has no e4m3 FP8 at all
+            return ("The checkpoint's FP8 weights need FP8 (%s) kernels this GPU cannot run (e4m3 FP8 needs compute "
+                    "capability 8.9, Ada or newer). Serve an unquantized or a GPTQ/AWQ checkpoint (vllm_model_source), or "
+                    "keep the FP8 checkpoint with a weight-only FP8 path that dequantizes on the fly (vllm_service_options "
+                    "{moe_backend: marlin} for FP8 MoE models, where the release has it), or serve on a newer GPU."
+                    % match.group(1))
         need = match.group(2) if match and match.group(2) else None
         return ("The checkpoint's quantization (%s) needs a newer GPU than this one%s. Serve an unquantized or "
                 "differently quantized checkpoint (vllm_model_source; GPTQ/AWQ run from compute 7.5), set "
@@ -856,12 +862,13 @@ cuda_driver_mismatch attention_backend_unsupported
     TRITON_ATTN for attention sinks off Hopper), or, on old releases, {VLLM_USE_V1: "0"}; a
     vllm_install_version that selects a backend for this GPU also fixes it.
 cuda_driver_mismatch triton_libcuda_not_found
-    Triton compiles a small helper when vLLM first uses it and links it with -lcuda, and the linker
-    finds no libcuda.so: only the driver's libcuda.so.1 is installed or mounted (as in many containers).
-    Create the link next to it (ln -s libcuda.so.1 libcuda.so in the driver's library folder, e.g.
-    /usr/lib/x86_64-linux-gnu), or point Triton at a folder that has it with vllm_service_env
-    {TRITON_LIBCUDA_PATH: <folder>}; enforce_eager: true in vllm_service_options avoids most Triton
-    compiles meanwhile.
+    Triton compiles a small helper when vLLM first uses it and links it with -lcuda (newer Triton:
+    -l:libcuda.so.1), and the linker finds no libcuda.so: only the driver's libcuda.so.1 is installed or
+    mounted (as in many containers), or the driver is mounted outside the linker's search path (GKE:
+    /usr/local/nvidia/lib64). Create the link next to it (ln -s libcuda.so.1 libcuda.so in the driver's
+    library folder, e.g. /usr/lib/x86_64-linux-gnu), or point Triton at the folder that has it with
+    vllm_service_env {TRITON_LIBCUDA_PATH: <folder>}; enforce_eager: true in vllm_service_options avoids
+    most Triton compiles meanwhile.
 cuda_driver_mismatch container_runtime_mode
     The NVIDIA Container Toolkit runs in CDI mode and refuses `docker --gpus`. Start the container with
     --runtime=nvidia (or --device nvidia.com/gpu=all with CDI specs from `nvidia-ctk cdi generate`), or

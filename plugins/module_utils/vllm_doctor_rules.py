@@ -207,6 +207,11 @@ torch_cpu_build cuda_driver_mismatch 60
 # vllm/config _verify_quantization / model_loader): the checkpoint's quantization needs a newer GPU
 quantization_unsupported cuda_driver_mismatch CERTAIN
     The quantization method ([\w-]+) is not supported for the current GPU\.(?: Minimum capability: (\d+)\. Current capability: (\d+))?
+# triton/language semantic (the FP8 dtype check when a kernel is compiled): the GPU has no e4m3 FP8
+# type (compute capability below 8.9, or an AMD GPU with the other FP8 flavour), so the Triton kernels of
+# an FP8 checkpoint (fused MoE, block-scaled FP8 linear) cannot be built on it
+quantization_unsupported cuda_driver_mismatch CERTAIN
+    type (fp8e4nv|fp8e4b8|fp8e4b15|fp8e5b16) not supported in this architecture
 # vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
 # needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
 attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
@@ -232,6 +237,10 @@ container_runtime_mode cuda_driver_mismatch CERTAIN
 # linker finds no unversioned libcuda.so (only the driver's libcuda.so.1, as in many containers)
 triton_libcuda_not_found cuda_driver_mismatch SPECIFIC
     cannot find -lcuda\b
+# newer Triton links the helper by soname (-l:libcuda.so.1): the driver's library is mounted outside
+# the linker's search path (GKE: /usr/local/nvidia/lib64), so even libcuda.so.1 is not found
+triton_libcuda_not_found cuda_driver_mismatch SPECIFIC
+    cannot find -l:libcuda\.so(?:\.\d+)*
 err_803 cuda_driver_mismatch CERTAIN
     Error 803
     unsupported display driver / cuda driver combination
