@@ -283,3 +283,27 @@ def reach_targets(plan, hostvars_addresses):
         for port in plan["ports"]:
             targets.append({"host": host, "address": address, "port": port})
     return targets
+
+
+def reach_failures(this_host, results):
+    """Lines for the targets this node could not reach: which node, which port, what to change.
+
+    ``results``: [{host, address, port, ok, error}] from the connect probe.
+    """
+    lines = []
+    for r in results:
+        if r.get("ok"):
+            continue
+        error = r.get("error") or "no answer"
+        if "refused" in error.lower():
+            hint = ("nothing listened there or a firewall rejected it: check that the listener ran on "
+                    "%s and that no firewall on %s rejects TCP %s" % (r["host"], r["host"], r["port"]))
+        elif "timed out" in error.lower() or "timeout" in error.lower():
+            hint = ("packets are dropped on the way: open TCP %s on %s for %s (nftables/ufw/firewalld, a "
+                    "cloud security group), or set vllm_cluster_head_address/the node addresses to the "
+                    "interface the nodes share" % (r["port"], r["host"], this_host))
+        else:
+            hint = "check the address %s and the route to it (`ip route get %s`)" % (r["address"], r["address"])
+        lines.append("%s cannot reach %s at %s port %s (%s): %s"
+                     % (this_host, r["host"], r["address"], r["port"], error, hint))
+    return lines

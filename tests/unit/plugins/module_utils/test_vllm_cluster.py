@@ -171,3 +171,15 @@ def test_reach_targets_are_the_other_nodes_on_the_pinned_ports():
     plan = {"host": "n1", "ports": [29501]}
     assert c.reach_targets(plan, {"n1": "10.0.0.1", "n2": "10.0.0.2"}) == [
         {"host": "n2", "address": "10.0.0.2", "port": 29501}]
+
+
+def test_reach_failures_name_node_port_and_what_to_change():
+    results = [{"host": "n2", "address": "10.0.0.2", "port": 29501, "ok": True},
+               {"host": "n3", "address": "10.0.0.3", "port": 29501, "ok": False, "error": "timed out"},
+               {"host": "n4", "address": "10.0.0.4", "port": 29501, "ok": False,
+                "error": "[Errno 111] Connection refused"}]
+    lines = c.reach_failures("n1", results)
+    assert len(lines) == 2
+    assert lines[0].startswith("n1 cannot reach n3 at 10.0.0.3 port 29501 (timed out): packets are dropped")
+    assert "open TCP 29501 on n3 for n1" in lines[0]
+    assert "Connection refused" in lines[1] and "firewall" in lines[1]
