@@ -307,3 +307,40 @@ def reach_failures(this_host, results):
         lines.append("%s cannot reach %s at %s port %s (%s): %s"
                      % (this_host, r["host"], r["address"], r["port"], error, hint))
     return lines
+
+
+def default_address(default_route_text, addrs_text, family=4):
+    """This node's address when vllm_cluster_node_address is empty: the source of the default
+    route (``ip -j route show default``), else the first global address of its interface."""
+    routes = _loads(default_route_text, "ip -j route show default") or []
+    addrs = parse_addrs(addrs_text)
+    for r in routes:
+        if r.get("prefsrc"):
+            return r["prefsrc"]
+        info = addrs.get(r.get("dev"))
+        if info:
+            for a in info["addrs"]:
+                if ipaddress.ip_address(a).version == family:
+                    return a
+    raise ClusterError("vllm_cluster_node_address: empty and this node has no default route to take it "
+                       "from (interfaces: %s); accepted: this node's address on the network the nodes share"
+                       % _describe(addrs))
+
+
+def model_digest(listing, commit=None):
+    """A digest of the model folder from ``find -type f -printf '%P\\t%s\\n'`` (names and sizes;
+    a Hub model's commit too): equal on every node that holds the same files."""
+    import hashlib
+    lines = sorted(l for l in str(listing or "").splitlines() if l.strip())
+    text = "\n".join(lines) + "\ncommit=%s\n" % (commit or "")
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def plan_or_error(**kwargs):
+    """plan_node for the tasks: the plan, or {"error": message} (an assert shows it)."""
+    try:
+        plan = plan_node(**kwargs)
+    except ClusterError as exc:
+        return {"error": str(exc)}
+    plan["error"] = None
+    return plan

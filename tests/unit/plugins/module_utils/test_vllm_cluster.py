@@ -183,3 +183,25 @@ def test_reach_failures_name_node_port_and_what_to_change():
     assert lines[0].startswith("n1 cannot reach n3 at 10.0.0.3 port 29501 (timed out): packets are dropped")
     assert "open TCP 29501 on n3 for n1" in lines[0]
     assert "Connection refused" in lines[1] and "firewall" in lines[1]
+
+
+def test_default_address_from_the_default_route():
+    default = json.dumps([{"dst": "default", "gateway": "192.168.1.1", "dev": "enp5s0", "protocol": "dhcp",
+                           "prefsrc": "192.168.1.20"}])
+    assert c.default_address(default, ADDR_WS) == "192.168.1.20"
+    no_src = json.dumps([{"dst": "default", "gateway": "172.28.144.1", "dev": "eth0"}])
+    assert c.default_address(no_src, ADDR_WSL) == "172.28.144.5"
+    with pytest.raises(c.ClusterError, match="vllm_cluster_node_address: empty"):
+        c.default_address("[]", ADDR_WSL)
+
+
+def test_model_digest_ignores_order_and_sees_sizes_and_commit():
+    a = c.model_digest("config.json\t600\nmodel.safetensors\t1000\n")
+    assert a == c.model_digest("model.safetensors\t1000\nconfig.json\t600\n")
+    assert a != c.model_digest("config.json\t600\nmodel.safetensors\t999\n")
+    assert a != c.model_digest("config.json\t600\nmodel.safetensors\t1000\n", commit="abc")
+
+
+def test_plan_or_error_returns_the_message():
+    got = c.plan_or_error(host="a", group_hosts=["a"], head="a", head_address="10.0.0.1", route={}, addrs={})
+    assert "two or more" in got["error"]
