@@ -100,17 +100,17 @@ def choose_interface(route, addrs, head_address, is_head=False):
         name = _interface_of(addrs, head_address)
         if name is None or name == "lo":
             raise ClusterError(
-                "vllm_cluster_head_address: %s is not an address of any non-loopback interface of the "
+                "vllm_cluster_node_address of the head: %s is not an address of any non-loopback interface of the "
                 "head (has: %s); accepted: an address the head holds on the interface the workers "
                 "reach" % (head_address, _describe(addrs)))
         return {"ifname": name, "address": head_address}
     if not dev:
         raise ClusterError(
-            "vllm_cluster_head_address: %s has no route from this node; accepted: an address this "
+            "vllm_cluster_node_address of the head: %s has no route from this node; accepted: an address this "
             "node routes to (check `ip route get %s`)" % (head_address, head_address))
     if is_bridge(dev):
         raise ClusterError(
-            "vllm_cluster_head_address: the route to %s leaves by %s, a local container bridge, not "
+            "vllm_cluster_node_address of the head: the route to %s leaves by %s, a local container bridge, not "
             "a link to another host; accepted: the head's address on the network the nodes share "
             "(a bridge's subnet overlapping the LAN shadows it: change the bridge's subnet)"
             % (head_address, dev))
@@ -198,7 +198,7 @@ def plan_node(host, group_hosts, head, head_address, route, addrs, ranks_per_nod
     order = node_list(group_hosts, head)
     if host not in order:
         raise ClusterError("this host %r is not in vllm_cluster_group (%s)" % (host, ", ".join(order)))
-    head_address = check_address("vllm_cluster_head_address", head_address)
+    head_address = check_address("vllm_cluster_node_address of the head", head_address)
     check_port("vllm_cluster_master_port", master_port)
     if not isinstance(ranks_per_node, int) or ranks_per_node < 1:
         raise ClusterError("vllm_cluster_ranks_per_node: %r; accepted: an integer >= 1 (the GPUs, or "
@@ -300,7 +300,7 @@ def reach_failures(this_host, results):
                     "%s and that no firewall on %s rejects TCP %s" % (r["host"], r["host"], r["port"]))
         elif "timed out" in error.lower() or "timeout" in error.lower():
             hint = ("packets are dropped on the way: open TCP %s on %s for %s (nftables/ufw/firewalld, a "
-                    "cloud security group), or set vllm_cluster_head_address/the node addresses to the "
+                    "cloud security group), or set vllm_cluster_node_address (per host) to the address on the "
                     "interface the nodes share" % (r["port"], r["host"], this_host))
         else:
             hint = "check the address %s and the route to it (`ip route get %s`)" % (r["address"], r["address"])

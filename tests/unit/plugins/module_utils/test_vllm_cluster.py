@@ -53,7 +53,7 @@ def test_route_via_gateway_on_wifi_picks_wifi():
 
 def test_route_into_a_docker_bridge_is_refused_with_what_to_change():
     r = c.parse_route_get(route("docker0", "172.17.0.1", dst="172.17.0.9"))
-    with pytest.raises(c.ClusterError, match=r"vllm_cluster_head_address: .*172\.17\.0\.9.*docker0.*bridge"):
+    with pytest.raises(c.ClusterError, match=r"vllm_cluster_node_address of the head: .*172\.17\.0\.9.*docker0.*bridge"):
         c.choose_interface(r, c.parse_addrs(ADDR_WS), "172.17.0.9")
     r = c.parse_route_get(route("br-3f2a9c1d", "192.168.50.1", dst="192.168.50.2"))
     with pytest.raises(c.ClusterError, match="br-3f2a9c1d"):
@@ -140,7 +140,7 @@ def test_plan_of_head_and_worker():
 
 
 def test_plan_refuses_names_and_bad_ports():
-    with pytest.raises(c.ClusterError, match="vllm_cluster_head_address: 'head.lan' is not an IP address"):
+    with pytest.raises(c.ClusterError, match="vllm_cluster_node_address of the head: 'head.lan' is not an IP address"):
         c.plan_node("a", ["a", "b"], "a", "head.lan", {}, {})
     with pytest.raises(c.ClusterError, match="vllm_cluster_master_port: 80; accepted"):
         c.plan_node("a", ["a", "b"], "a", "10.0.0.1", {}, {}, master_port=80)
