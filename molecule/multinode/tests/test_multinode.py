@@ -25,7 +25,7 @@ def test_plan_names_the_rank_head_and_this_nodes_address(host):
     assert plan["node_ip"] in _addresses(host)
     assert plan["ifname"] == "eth0"
     assert plan["options"]["master_port"] == 29501
-    assert plan["options"]["pipeline_parallel_size"] == 2 and plan["options"]["tensor_parallel_size"] == 1
+    assert plan["options"]["tensor_parallel_size"] == 2 and plan["options"]["pipeline_parallel_size"] == 1
     assert plan["options"].get("headless", False) is (name == "mn-2")
 
 

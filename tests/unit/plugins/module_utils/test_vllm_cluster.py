@@ -205,3 +205,10 @@ def test_model_digest_ignores_order_and_sees_sizes_and_commit():
 def test_plan_or_error_returns_the_message():
     got = c.plan_or_error(host="a", group_hosts=["a"], head="a", head_address="10.0.0.1", route={}, addrs={})
     assert "two or more" in got["error"]
+
+
+def test_cpu_backend_is_tensor_parallel_across_nodes_only():
+    assert c.parallel_sizes(2, 1, 0, 0, backend="cpu") == (2, 1)
+    assert c.parallel_sizes(2, 1, 2, 1, backend="cpu") == (2, 1)
+    with pytest.raises(c.ClusterError, match=r"vllm_cluster_pipeline_parallel_size: 2 .*CPU backend.*intermediate_tensors"):
+        c.parallel_sizes(2, 1, 0, 2, backend="cpu")

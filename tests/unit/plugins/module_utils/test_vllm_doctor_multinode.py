@@ -31,3 +31,12 @@ def test_multinode_failures_are_named(log, cause):
     assert result["category"] == "tensor_parallel_config"
     assert result["cause"] == cause, (result.get("cause"), result["evidence"])
     assert result["fix"] and "No known cause" not in result["fix"]
+
+
+def test_the_real_cpu_pipeline_parallel_failure_is_named():
+    from vllm_testlib import ROOT
+    import os
+    with open(os.path.join(ROOT, "tests", "fixtures", "logs_cpu", "multinode", "pp2_worker.log")) as handle:
+        result = D.diagnose(handle.read())
+    assert result["cause"] == "pp_intermediate_tensors_missing"
+    assert "vllm_cluster_pipeline_parallel_size: 1" in result["fix"]
