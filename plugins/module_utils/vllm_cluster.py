@@ -131,6 +131,16 @@ def _describe(addrs):
     return ", ".join("%s=%s" % (n, "/".join(i["addrs"]) or "-") for n, i in sorted(addrs.items())) or "none"
 
 
+def _other_size(name, size, nnodes, ranks_per_node):
+    """The other parallel size when one is given: world / size, refused when it does not divide."""
+    world = nnodes * ranks_per_node
+    if world % size:
+        raise ClusterError(
+            "%s: %d does not divide the %d ranks (%d nodes x %d per node); accepted: a divisor of %d"
+            % (name, size, world, nnodes, ranks_per_node, world))
+    return world // size
+
+
 def parallel_sizes(nnodes, ranks_per_node, tensor, pipeline, backend="cuda"):
     """(tensor, pipeline) for nnodes x ranks_per_node ranks; 0 means derive it.
 
@@ -150,17 +160,9 @@ def parallel_sizes(nnodes, ranks_per_node, tensor, pipeline, backend="cuda"):
     if tensor and pipeline:
         pass
     elif tensor:
-        if world % tensor:
-            raise ClusterError(
-                "vllm_cluster_tensor_parallel_size: %d does not divide the %d ranks (%d nodes x %d "
-                "per node); accepted: a divisor of %d" % (tensor, world, nnodes, ranks_per_node, world))
-        pipeline = world // tensor
+        pipeline = _other_size("vllm_cluster_tensor_parallel_size", tensor, nnodes, ranks_per_node)
     elif pipeline:
-        if world % pipeline:
-            raise ClusterError(
-                "vllm_cluster_pipeline_parallel_size: %d does not divide the %d ranks (%d nodes x %d "
-                "per node); accepted: a divisor of %d" % (pipeline, world, nnodes, ranks_per_node, world))
-        tensor = world // pipeline
+        tensor = _other_size("vllm_cluster_pipeline_parallel_size", pipeline, nnodes, ranks_per_node)
     else:
         # the vLLM docs' advice: tensor parallel inside a node, pipeline parallel across nodes
         tensor, pipeline = ranks_per_node, nnodes
