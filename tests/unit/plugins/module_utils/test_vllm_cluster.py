@@ -53,7 +53,8 @@ def test_route_via_gateway_on_wifi_picks_wifi():
 
 def test_route_into_a_docker_bridge_is_refused_with_what_to_change():
     r = c.parse_route_get(route("docker0", "172.17.0.1", dst="172.17.0.9"))
-    with pytest.raises(c.ClusterError, match=r"vllm_cluster_node_address of the head: .*172\.17\.0\.9.*docker0.*bridge"):
+    with pytest.raises(c.ClusterError,
+                       match=r"vllm_cluster_node_address of the head: .*172\.17\.0\.9.*docker0.*bridge"):
         c.choose_interface(r, c.parse_addrs(ADDR_WS), "172.17.0.9")
     r = c.parse_route_get(route("br-3f2a9c1d", "192.168.50.1", dst="192.168.50.2"))
     with pytest.raises(c.ClusterError, match="br-3f2a9c1d"):
@@ -100,7 +101,8 @@ def test_parallel_sizes_default_tp_in_node_pp_across():
 
 
 def test_parallel_sizes_refused_with_numbers():
-    with pytest.raises(c.ClusterError, match=r"vllm_cluster_tensor_parallel_size: 4 does not divide the 6 ranks \(3 nodes x 2"):
+    with pytest.raises(c.ClusterError,
+                       match=r"vllm_cluster_tensor_parallel_size: 4 does not divide the 6 ranks \(3 nodes x 2"):
         c.parallel_sizes(3, 2, 4, 0)
     with pytest.raises(c.ClusterError, match=r"2 x 2 = 4, but the cluster has 6 ranks"):
         c.parallel_sizes(3, 2, 2, 2)
@@ -210,5 +212,6 @@ def test_plan_or_error_returns_the_message():
 def test_cpu_backend_is_tensor_parallel_across_nodes_only():
     assert c.parallel_sizes(2, 1, 0, 0, backend="cpu") == (2, 1)
     assert c.parallel_sizes(2, 1, 2, 1, backend="cpu") == (2, 1)
-    with pytest.raises(c.ClusterError, match=r"vllm_cluster_pipeline_parallel_size: 2 .*CPU backend.*intermediate_tensors"):
+    with pytest.raises(c.ClusterError,
+                       match=r"vllm_cluster_pipeline_parallel_size: 2 .*CPU backend.*intermediate_tensors"):
         c.parallel_sizes(2, 1, 0, 2, backend="cpu")
