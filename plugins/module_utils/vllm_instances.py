@@ -296,3 +296,39 @@ def instances_to_remove(option_files, plans):
         if base.endswith(".yaml") and NAME_RE.fullmatch(base[:-len(".yaml")]):
             found.add(base[:-len(".yaml")])
     return sorted(found - planned)
+
+
+def gate_row(result):
+    """One instance's line of the rollout from its readiness gate's loop result (vllm_ready with
+    the instance's plan as ``item``): name, port, unit, ready, stage, elapsed_s, diagnosis (the
+    doctor's category) and, when not ready, a message that names the instance."""
+    item = result.get("item") or {}
+    ready = bool(result.get("ready"))
+    diagnosis = result.get("diagnosis") or {}
+    row = {"name": item.get("name"), "port": item.get("port"), "unit": item.get("unit"),
+           "ready": ready, "stage": result.get("stage"), "elapsed_s": result.get("elapsed_s"),
+           "diagnosis": diagnosis.get("category") if isinstance(diagnosis, dict) else None,
+           "message": None}
+    if not ready:
+        row["message"] = "instance %s (port %s): %s" % (
+            item.get("name"), item.get("port"),
+            result.get("msg") or "vLLM is not ready at stage '%s'" % result.get("stage"))
+    return row
+
+
+def summary_line(plan, service_result, computed):
+    """The summary's line of one instance: name, URL, served model, unit, GPUs with the memory
+    share, and whether its gate passed."""
+    name = plan["name"]
+    urls = (service_result or {}).get("instance_urls") or {}
+    rows = dict((r.get("name"), r) for r in (service_result or {}).get("instances_ready") or [])
+    options = ((computed or {}).get(name) or {}).get("options") or {}
+    row = rows.get(name)
+    state = "not gated (check mode)" if row is None else ("READY" if row.get("ready") else
+                                                          "NOT READY (%s)" % row.get("stage"))
+    where = ("GPU %s, gpu-memory-utilization %s" % (",".join(str(i) for i in plan["gpus"]),
+                                                   options.get("gpu_memory_utilization"))
+             if plan.get("gpus") else "CPU, kv-cache-memory-bytes %s" % options.get("kv_cache_memory_bytes"))
+    return "Instance %s: %s at %s (model %s, %s, %s)" % (
+        name, state, urls.get(name, "port %s" % plan["port"]),
+        ((computed or {}).get(name) or {}).get("served_name"), plan.get("unit"), where)
