@@ -227,3 +227,26 @@ def test_instances_to_remove_are_those_with_files_but_no_plan():
              "/etc/vllm/instances/x.launcher.json", "/etc/vllm/instances/Bad Name.yaml"]
     assert vi.instances_to_remove(files, plans) == ["b"]
     assert vi.instances_to_remove([], plans) == []
+
+
+# -- gate and summary -----------------------------------------------------------------------
+
+def test_gate_row_names_a_failed_instance():
+    (a,) = plan([{"name": "a", "port": 8001}], host(), "cpu")
+    ok = vi.gate_row({"item": a, "ready": True, "stage": "ready", "elapsed_s": 12.5})
+    assert ok == {"name": "a", "port": 8001, "unit": "vllm@a.service", "ready": True, "stage": "ready",
+                  "elapsed_s": 12.5, "diagnosis": None, "message": None}
+    bad = vi.gate_row({"item": a, "ready": False, "stage": "health", "msg": "vLLM is not ready",
+                       "diagnosis": {"category": "oom"}})
+    assert bad["message"] == "instance a (port 8001): vLLM is not ready" and bad["diagnosis"] == "oom"
+
+
+def test_summary_line():
+    (a,) = plan([{"name": "a", "port": 8001}])
+    result = {"instance_urls": {"a": "http://127.0.0.1:8001/v1"},
+              "instances_ready": [{"name": "a", "ready": True}]}
+    computed = {"a": {"served_name": "tiny", "options": {"gpu_memory_utilization": 0.92}}}
+    assert vi.summary_line(a, result, computed) == (
+        "Instance a: READY at http://127.0.0.1:8001/v1 (model tiny, vllm@a.service, GPU 0, "
+        "gpu-memory-utilization 0.92)")
+    assert "not gated (check mode)" in vi.summary_line(a, {}, computed)
