@@ -20,7 +20,8 @@ description:
     sizing model; a model that cannot fit its share fails the task naming the instances and figures.
   - C(vllm_instance_url) is an instance's URL; C(vllm_instance_paths) its files;
     C(vllm_instance_gate_row) its line of the rollout from its readiness gate;
-    C(vllm_instance_summary_line) its line of the summary.
+    C(vllm_instance_summary_line) its line of the summary; C(vllm_instances_restart_needed) the
+    instances whose options' values or environment changed.
   - C(vllm_instances_to_remove) names the instances with files on the host that are no longer listed.
 author: vLLM provisioner maintainers
 """
@@ -74,4 +75,5 @@ class FilterModule(object):
             "vllm_instance_paths": vllm_instances.instance_paths,
             "vllm_instance_gate_row": vllm_instances.gate_row,
             "vllm_instance_summary_line": vllm_instances.summary_line,
+            "vllm_instances_restart_needed": vllm_instances.restart_needed,
         }

@@ -12,10 +12,11 @@ Pure standard library.
 """
 from __future__ import absolute_import, division, print_function
 
+import base64
 import copy
 import re
 
-from .vllm_options import OptionsError, compute_options, model_facts
+from .vllm_options import OptionsError, compute_options, model_facts, to_cli_yaml
 from .vllm_sizing import CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, MIB, _utilization
 from .vllm_validate import check_options, check_port, check_served_name
 
@@ -332,3 +333,28 @@ def summary_line(plan, service_result, computed):
     return "Instance %s: %s at %s (model %s, %s, %s)" % (
         name, state, urls.get(name, "port %s" % plan["port"]),
         ((computed or {}).get(name) or {}).get("served_name"), plan.get("unit"), where)
+
+
+def _yaml_lines(text):
+    return [line for line in (text or "").split("\n") if line.strip() and not line.startswith("#")]
+
+
+def restart_needed(plans, computed, options_before, env_written):
+    """The instances whose server must restart: what vLLM reads of its options file changed (the
+    ``--config`` YAML, not the comments with the reasons: a neighbour's removal may reword them
+    without changing a value) or its environment file changed. ``options_before``: the loop
+    results of slurping each options file before the render; ``env_written``: the env files'
+    template loop results."""
+    before = dict(((r.get("item") or {}).get("name"), r) for r in options_before or [])
+    env_changed = set((r.get("item") or {}).get("name") for r in env_written or [] if r.get("changed"))
+    names = []
+    for plan in plans or []:
+        name = plan["name"]
+        entry = computed[name]
+        merged = {"model": entry["model_path"]}
+        merged.update(entry["options"])
+        content = (before.get(name) or {}).get("content")
+        old = base64.b64decode(content).decode("utf-8", "surrogateescape") if content else None
+        if name in env_changed or old is None or _yaml_lines(old) != _yaml_lines(to_cli_yaml(merged)):
+            names.append(name)
+    return names

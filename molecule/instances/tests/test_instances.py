@@ -22,6 +22,9 @@ def test_alpha_was_not_restarted(host):
 
 
 def test_alpha_runs_from_the_template_with_its_own_files(host):
+    unit = host.check_output("systemctl cat vllm@alpha.service")
+    assert "EnvironmentFile=/etc/vllm/instances/%i.env" in unit
+    assert "ProtectSystem=strict" in unit and "NoNewPrivileges=true" in unit
     assert host.service("vllm@alpha.service").is_running
     assert host.service("vllm@alpha.service").is_enabled
     assert host.file("/etc/systemd/system/vllm@.service").exists
@@ -31,10 +34,10 @@ def test_alpha_runs_from_the_template_with_its_own_files(host):
     assert host.file("/etc/vllm/instances/alpha.env").exists
     # the one-server unit is not used when there are instances
     assert not host.file("/etc/systemd/system/vllm.service").exists
-    cmd = host.check_output("ps -o user=,args= -C python3 -C python | grep api_server || true")
-    assert "/etc/vllm/instances/alpha.yaml" in cmd
-    for line in cmd.splitlines():
-        assert line.split()[0] == "vllm"
+    servers = host.check_output("ps -eo user=,args= | grep '[a]pi_server' || true").splitlines()
+    # one server left (beta's is gone), alpha's, as the service user
+    assert len(servers) == 1, servers
+    assert "/etc/vllm/instances/alpha.yaml" in servers[0] and servers[0].split()[0] == "vllm"
 
 
 def test_beta_is_stopped_and_removed(host):

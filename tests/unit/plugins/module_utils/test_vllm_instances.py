@@ -250,3 +250,21 @@ def test_summary_line():
         "Instance a: READY at http://127.0.0.1:8001/v1 (model tiny, vllm@a.service, GPU 0, "
         "gpu-memory-utilization 0.92)")
     assert "not gated (check mode)" in vi.summary_line(a, {}, computed)
+
+
+def test_restart_only_when_a_value_or_the_environment_changed():
+    import base64
+    (a, b) = plan([{"name": "a", "port": 8001}, {"name": "b", "port": 8002}], host(), "cpu")
+    computed = {"a": {"model_path": "/m/a", "options": {"port": 8001}},
+                "b": {"model_path": "/m/b", "options": {"port": 8002}}}
+
+    def slurp(p, text):
+        return {"item": p, "content": base64.b64encode(text.encode()).decode()}
+
+    same_values = "# managed\n# vLLM options, why: reworded\n" + o.to_cli_yaml({"model": "/m/a", "port": 8001})
+    before = [slurp(a, same_values), {"item": b, "failed": True}]
+    assert vi.restart_needed([a, b], computed, before, []) == ["b"]
+    before = [slurp(a, same_values), slurp(b, o.to_cli_yaml({"model": "/m/b", "port": 9999}))]
+    assert vi.restart_needed([a, b], computed, before, [{"item": a, "changed": True}]) == ["a", "b"]
+    before = [slurp(a, same_values), slurp(b, o.to_cli_yaml({"model": "/m/b", "port": 8002}))]
+    assert vi.restart_needed([a, b], computed, before, [{"item": a, "changed": False}]) == []
