@@ -1,0 +1,54 @@
+"""After the side effect: instance beta was removed from vllm_instances. Only beta is stopped and
+gone (unit state, options and environment files; its journal stays); alpha still answers and was
+not restarted."""
+import json
+
+
+def completion(host, port, model):
+    body = json.dumps({"model": model, "prompt": "Hello", "max_tokens": 4})
+    out = host.check_output("curl -sS --max-time 120 -H 'Content-Type: application/json' -d '%s' "
+                            "http://127.0.0.1:%d/v1/completions" % (body, port))
+    return json.loads(out)
+
+
+def test_alpha_still_answers(host):
+    assert completion(host, 8001, "tiny-llama")["choices"][0]["text"] is not None
+
+
+def test_alpha_was_not_restarted(host):
+    before = host.file("/root/alpha-pid-before-removal").content_string.strip()
+    now = host.check_output("systemctl show -p MainPID --value vllm@alpha.service")
+    assert before == now and now != "0"
+
+
+def test_alpha_runs_from_the_template_with_its_own_files(host):
+    unit = host.check_output("systemctl cat vllm@alpha.service")
+    assert "EnvironmentFile=/etc/vllm/instances/%i.env" in unit
+    assert "ProtectSystem=strict" in unit and "NoNewPrivileges=true" in unit
+    assert host.service("vllm@alpha.service").is_running
+    assert host.service("vllm@alpha.service").is_enabled
+    assert host.file("/etc/systemd/system/vllm@.service").exists
+    options = host.file("/etc/vllm/instances/alpha.yaml")
+    assert options.exists and options.mode == 0o640 and options.user == "root"
+    assert "port: 8001" in options.content_string
+    assert host.file("/etc/vllm/instances/alpha.env").exists
+    # the one-server unit is not used when there are instances
+    assert not host.file("/etc/systemd/system/vllm.service").exists
+    servers = host.check_output("ps -eo user=,args= | grep '[a]pi_server' || true").splitlines()
+    # one server left (beta's is gone), alpha's, as the service user
+    assert len(servers) == 1, servers
+    assert "/etc/vllm/instances/alpha.yaml" in servers[0] and servers[0].split()[0] == "vllm"
+
+
+def test_beta_is_stopped_and_removed(host):
+    assert not host.service("vllm@beta.service").is_running
+    assert not host.service("vllm@beta.service").is_enabled
+    assert not host.file("/etc/vllm/instances/beta.yaml").exists
+    assert not host.file("/etc/vllm/instances/beta.env").exists
+    assert host.run("curl -sS --max-time 5 http://127.0.0.1:8002/health").rc != 0
+    # its journal stays
+    assert host.check_output("journalctl -u vllm@beta.service -q --no-pager | wc -l") != "0"
+
+
+def test_beta_model_kept(host):
+    assert host.file("/srv/models/tiny-b/config.json").exists
