@@ -199,13 +199,8 @@ def plan_instances(instances, host, backend, config_dir, log_dir, default_model=
         options = dict(item.get("options") or {})
         reason = None
         if used and _user_util(item) is None:
-            single, why = _utilization([gpus[i] for i in used], wsl)
-            count = max(len(users[i]) for i in used)
-            share = int(single / count * 100 + 1e-9) / 100.0
+            share, reason = _auto_share(name, used, users, instances, gpus, wsl)
             options["gpu_memory_utilization"] = share
-            reason = ("%.2f: %s%s" % (share, why, "; shared by %d instances (%s), %.2f each"
-                                      % (count, ", ".join(sorted(set([name] + sharing))), share)
-                                      if count > 1 else ""))
         env = {}
         if backend == "cuda" and used:
             env = {"CUDA_DEVICE_ORDER": "PCI_BUS_ID",
@@ -221,15 +216,49 @@ def plan_instances(instances, host, backend, config_dir, log_dir, default_model=
     return plans
 
 
+# The least share of a GPU an instance is planned with: below it vLLM has no room for a KV cache.
+MIN_SHARE = 0.05
+
+
+def _given_on(index, users, instances):
+    """[(name, share)] of the instances on GPU ``index`` whose options give a share."""
+    by_name = dict((i["name"], i) for i in instances)
+    return [(n, _user_util(by_name[n])) for n in users[index] if _user_util(by_name[n]) is not None]
+
+
+def _auto_share(name, used, users, instances, gpus, wsl):
+    """(share, reason) of an instance that gives no gpu_memory_utilization: on each of its GPUs,
+    what one server would take there less the shares other instances give, split evenly among
+    the instances that give none; the least over its GPUs."""
+    best = None
+    for index in used:
+        single, why = _utilization([gpus[index]], wsl)
+        given = _given_on(index, users, instances)
+        rest = [n for n in users[index] if n not in dict(given)]
+        left = single - sum(u for _, u in given)
+        share = int(left / len(rest) * 100 + 1e-9) / 100.0
+        parts = []
+        if given:
+            parts.append("%s given to %s" % (" + ".join("%.2f" % u for _, u in given),
+                                             ", ".join(n for n, _ in given)))
+        if len(rest) > 1:
+            parts.append("shared by %d instances (%s), %.2f each" % (len(rest), ", ".join(sorted(rest)), share))
+        reason = "%.2f: %s%s" % (share, why, "".join("; " + p for p in parts))
+        if best is None or share < best[0]:
+            best = (share, reason)
+    return best
+
+
 def _check_given_shares(instances, assigned, users, gpus, wsl):
+    """Refuse a GPU whose given shares sum over what one server would take there, or leave the
+    instances that give none less than MIN_SHARE each."""
     for index, names in sorted(users.items()):
-        if len(names) < 2:
-            continue
-        given = [(n, _user_util(i)) for i in instances for n in [i["name"]] if n in names]
-        if any(u is None for _, u in given):
+        given = _given_on(index, users, instances)
+        if len(names) < 2 or not given:
             continue
         single, why = _utilization([gpus[index]], wsl)
         total = sum(u for _, u in given)
+        rest = [n for n in names if n not in dict(given)]
         if total > single + 1e-9:
             raise OptionsError(
                 "%s share GPU %d with gpu_memory_utilization %s, %.2f in all; one server may take "
@@ -237,6 +266,15 @@ def _check_given_shares(instances, assigned, users, gpus, wsl):
                                      " + ".join("%.2f" % u for _, u in given), total, single, why),
                 "lower their options' gpu_memory_utilization to sum to at most %.2f, or give them "
                 "GPUs of their own (vllm_instances[].gpus)" % single)
+        if rest and (single - total) / len(rest) < MIN_SHARE - 1e-9:
+            raise OptionsError(
+                "%s share GPU %d: %s %s gpu_memory_utilization %s (%.2f in all) of the %.2f one "
+                "server may take there (%s), leaving %.2f for %s, less than %.2f each"
+                % (", ".join(names), index, " and ".join(n for n, _ in given),
+                   "give" if len(given) > 1 else "gives", " + ".join("%.2f" % u for _, u in given), total, single, why,
+                   max(0.0, single - total), " and ".join(rest), MIN_SHARE),
+                "lower the given gpu_memory_utilization to at most %.2f in all, or give %s a GPU of "
+                "its own (vllm_instances[].gpus)" % (single - MIN_SHARE * len(rest), " and ".join(rest)))
 
 
 def instance_host(plan, host, backend, weights=None):

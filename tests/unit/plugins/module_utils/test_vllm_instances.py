@@ -268,3 +268,21 @@ def test_restart_only_when_a_value_or_the_environment_changed():
     assert vi.restart_needed([a, b], computed, before, [{"item": a, "changed": True}]) == ["a", "b"]
     before = [slurp(a, same_values), slurp(b, o.to_cli_yaml({"model": "/m/b", "port": 8002}))]
     assert vi.restart_needed([a, b], computed, before, [{"item": a, "changed": False}]) == []
+
+
+def test_a_given_share_is_taken_before_the_others_split_the_rest():
+    (a, b, c) = plan([{"name": "a", "port": 8001, "gpus": [0]}, {"name": "b", "port": 8002, "gpus": [0]},
+                      {"name": "c", "port": 8003, "gpus": [0], "options": {"gpu_memory_utilization": 0.5}}])
+    assert c["options"]["gpu_memory_utilization"] == 0.5
+    assert a["options"]["gpu_memory_utilization"] == b["options"]["gpu_memory_utilization"] == 0.21
+    assert 0.21 * 2 + 0.5 <= 0.92
+    assert "0.50 given to c; shared by 2 instances (a, b), 0.21 each" in a["share_reason"]
+
+
+def test_a_given_share_that_leaves_the_others_too_little_is_refused():
+    with pytest.raises(s.OptionsError) as err:
+        plan([{"name": "a", "port": 8001, "gpus": [0]}, {"name": "b", "port": 8002, "gpus": [0]},
+              {"name": "greedy", "port": 8003, "gpus": [0], "options": {"gpu_memory_utilization": 0.9}}])
+    text = str(err.value)
+    assert "a, b, greedy share GPU 0: greedy gives gpu_memory_utilization 0.90 (0.90 in all) of the 0.92" in text
+    assert "leaving 0.02 for a and b, less than 0.05 each" in text
