@@ -16,6 +16,7 @@ import math
 import os
 import re
 
+from .vllm_firewall import check_allow as check_firewall_allow
 from .vllm_hub import is_repo_id
 from .vllm_wslconfig import NAMES as _WSL_SIZE_NAMES, size_problem, size_rule
 from .vllm_wheelhouse import validate as _validate_wheelhouse
@@ -523,6 +524,7 @@ def validate_inputs(values, model_source_exists=None):
     checks = [
         ("vllm_service_port", check_port),
         ("vllm_service_host", check_host),
+        ("vllm_service_firewall_allow", check_firewall_allow),
         ("vllm_service_ready_timeout", check_int_range(
             1, 86400, " seconds (the readiness gate's wait; a large model's first load takes minutes)")),
         ("vllm_service_restart_sec", check_int_range(
