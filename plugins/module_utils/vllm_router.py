@@ -335,12 +335,12 @@ def drain_plan(server, hostvars, servers, routers):
     return {"worker_url": worker, "routers": plan}
 
 
-_RUNNING = re.compile(r"^vllm:num_requests_running(\{[^}]*\})?\s+([0-9.eE+-]+|NaN)\s*", re.M)
+_RUNNING = re.compile(r"^vllm:num_requests_(?:running|waiting)(\{[^}]*\})?\s+([0-9.eE+-]+|NaN)\s*", re.M)
 
 
 def running_requests(metrics_text):
-    """The requests a server is running, summed over its engines, from its /metrics text; None
-    when the metric is absent (an older vLLM, or not a vLLM)."""
+    """The requests a server holds (running and waiting, summed over its engines) from its
+    /metrics text; None when the metrics are absent (an older vLLM, or not a vLLM)."""
     found = _RUNNING.findall(metrics_text or "")
     if not found:
         return None

@@ -552,6 +552,8 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_python_keep_releases", check_int_range(2, 100, " (2 or more keeps a release to roll back to)")),
         ("vllm_rollout_serial", check_pattern_serial),
         ("vllm_rollout_max_fail_percentage", check_int_range(0, 100, " (percent of a batch)")),
+        ("vllm_rollout_drain_timeout", check_int_range(
+            0, 3600, " seconds (a drained server's wait for its requests before the restart)")),
         ("vllm_model_store", check_absolute_path),
         ("vllm_model_revision", check_revision),
         ("vllm_model_hub_endpoint", check_endpoint),

@@ -73,3 +73,9 @@ def test_nft_accepts_the_text(tmp_path):
     if "Operation not permitted" in done.stderr:
         pytest.skip("nft -c needs CAP_NET_ADMIN here")
     assert done.returncode == 0, done.stderr
+
+
+def test_drain_timeout_range():
+    assert v.validate_inputs({"vllm_rollout_drain_timeout": 60}) == []
+    errors = v.validate_inputs({"vllm_rollout_drain_timeout": 7200})
+    assert errors and errors[0].startswith("vllm_rollout_drain_timeout is 7200")

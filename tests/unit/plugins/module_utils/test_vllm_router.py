@@ -269,13 +269,13 @@ def test_drain_plan_refuses_a_server_on_its_own_loopback():
         r.drain_plan("lo", HOSTVARS, ["lo"], ["router-1"])
 
 
-def test_running_requests_sums_engines_and_is_none_without_the_metric():
+def test_running_requests_sums_running_and_waiting_and_is_none_without_them():
     text = ("# HELP vllm:num_requests_running Number of requests.\n"
             "# TYPE vllm:num_requests_running gauge\n"
             'vllm:num_requests_running{engine="0",model_name="m"} 2.0\n'
             'vllm:num_requests_running{engine="1",model_name="m"} 1.0\n'
             'vllm:num_requests_waiting{engine="0",model_name="m"} 7.0\n')
-    assert r.running_requests(text) == 3
+    assert r.running_requests(text) == 10
     assert r.running_requests("vllm:num_requests_running 0.0\n") == 0
     assert r.running_requests("up 1\n") is None
     assert r.running_requests(None) is None
