@@ -8,6 +8,8 @@ import re
 import pytest
 
 PORT = 8000
+# the scenario's test-only key (molecule.yml: the servers are off loopback behind the router)
+KEY = "fleet-test-key"
 
 
 def release(host):
@@ -46,7 +48,8 @@ def run_log(name):
 def test_every_host_answers(host):
     code = host.check_output("curl -sS -o /dev/null -w '%%{http_code}' http://127.0.0.1:%d/health" % PORT)
     assert code == "200"
-    models = json.loads(host.check_output("curl -sS http://127.0.0.1:%d/v1/models" % PORT))
+    models = json.loads(host.check_output(
+        "curl -sS -H 'Authorization: Bearer %s' http://127.0.0.1:%d/v1/models" % (KEY, PORT)))
     assert [m["id"] for m in models["data"]] == ["tiny-llama"]
 
 
@@ -56,6 +59,9 @@ def test_release_after_the_rollout(host):
         # rolled back: the release and the model it ran before the rollout
         assert release(host) == before(host)
         assert "head24" not in host.file("/etc/vllm/vllm.yaml").content_string
+    elif name == "fleet-3":
+        # the rollout's fresh build of the same stack, kept
+        assert release(host) != before(host) and stack(release(host)) == stack(before(host))
     else:
         # the rollout gave fleet-1 a fresh build of the same stack beside the one before
         # (<release id>.<n>); then it went back by name (act 3) to the build before the rollout,
@@ -125,3 +131,15 @@ def test_fleet1_went_back_by_name_through_the_gate_and_a_second_run_changed_noth
     # the switch is recorded once: the repeat run switched nothing
     names = [entry["release"] for entry in json.loads(host.file("/opt/vllm/releases.json").content_string)]
     assert names[-1] == before(host) and names[-2] == after(host), names[-4:]
+
+
+def test_the_rolling_rebuild_under_load_failed_no_request(host):
+    """router.yml's load through the router during the rollout (rollout.yml act 2)."""
+    if host.backend.get_hostname() != "fleet-1":
+        pytest.skip("one summary for the fleet")
+    path = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "rollout-load.json")
+    load = json.loads(open(path).read())
+    print("rolling rebuild under load:", load)
+    assert load["failed"] == 0 and load["ok"] == load["sent"] and load["sent"] > 0, load
+    assert load["rate"] >= 2, load
+    assert load["p99_s"] is not None
