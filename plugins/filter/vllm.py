@@ -68,7 +68,7 @@ description:
     service is reached at from its own host (a wildcard bind address on loopback);
     C(vllm_drain_plan) the router admin URLs a rollout removes a server at and adds it back,
     C(vllm_running_requests) the requests a server runs (its /metrics), C(vllm_workers_state)
-    each backend in or out of a router.
+    each backend's state behind a router, C(vllm_router_lines) the router's summary.
   - The server's guard (vllm_firewall) - C(vllm_nft_guard) the nftables table that admits only
     loopback and vllm_service_firewall_allow to the server's port.
 """
@@ -369,6 +369,7 @@ class FilterModule(object):
             "vllm_drain_plan": vllm_router.drain_plan,
             "vllm_running_requests": vllm_router.running_requests,
             "vllm_workers_state": vllm_router.workers_state,
+            "vllm_router_lines": vllm_router.router_lines,
             "vllm_nft_guard": vllm_firewall.guard_ruleset,
             "vllm_unit_sandbox": vllm_unit_sandbox,
             "vllm_wheelhouse_jobs": vllm_wheelhouse_jobs,

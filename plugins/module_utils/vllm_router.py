@@ -353,14 +353,31 @@ def running_requests(metrics_text):
     return int(total) if total == int(total) else total
 
 
-def workers_state(backends_, listed):
-    """Each backend's state behind a router: ``[{name, url, state}]``, ``state`` ``in`` when the
-    router's /list_workers holds its URL, ``out`` otherwise. ``listed``: the /list_workers
-    answer (``{"urls": [...]}`` in vllm-router 0.1.17, or a list of URLs or of {url})."""
+def workers_state(backends_, listed, health=None):
+    """Each backend's state behind a router: ``[{name, url, state}]``: ``out`` when the router's
+    /list_workers does not hold its URL (drained, or removed), ``unhealthy`` when the router's
+    /health answer (``health``: its text when not 200; vllm-router 0.1.17 names the failing
+    workers there) names it, ``healthy`` otherwise. ``listed``: the /list_workers answer
+    (``{"urls": [...]}`` in vllm-router 0.1.17, or a list of URLs or of {url})."""
     if isinstance(listed, dict):
         listed = listed.get("urls", listed.get("workers", []))
     urls = set()
     for item in listed or []:
         urls.add((item.get("url") if isinstance(item, dict) else str(item)).rstrip("/"))
-    return [{"name": b["name"], "url": b["url"],
-             "state": "in" if b["url"].rstrip("/") in urls else "out"} for b in backends_ or []]
+    health = health if isinstance(health, str) else ""
+    states = []
+    for b in backends_ or []:
+        url = b["url"].rstrip("/")
+        state = "out" if url not in urls else ("unhealthy" if url in health else "healthy")
+        states.append({"name": b["name"], "url": b["url"], "state": state})
+    return states
+
+
+def router_lines(result):
+    """The router's summary lines: its URL, then each backend with its state."""
+    result = result or {}
+    lines = ["vLLM router at %s (vllm-router %s, %s)" % (result.get("url"), result.get("version"),
+                                                          result.get("policy"))]
+    for worker in result.get("workers") or []:
+        lines.append("  %s %s: %s" % (worker.get("name"), worker.get("url"), worker.get("state")))
+    return lines

@@ -207,12 +207,12 @@ def test_a_drained_server_gets_no_request_until_it_is_added_back(fleet):
     listed = json.loads(body)
     print("list_workers:", listed)
     backends = vllm_router.backends(names, hostvars)
-    assert [w["state"] for w in vllm_router.workers_state(backends, listed)] == ["in", "in", "in"]
+    assert [w["state"] for w in vllm_router.workers_state(backends, listed)] == ["healthy", "healthy", "healthy"]
     status, body = _admin(router["remove_url"])
     print("remove_worker:", status, body)
     assert status == 200, body
     states = vllm_router.workers_state(backends, json.loads(_admin(router["list_url"], "GET")[1]))
-    assert [w["state"] for w in states] == ["in", "out", "in"]
+    assert [w["state"] for w in states] == ["healthy", "out", "healthy"]
     answered = {_backend(fleet.complete("drained %d" % i)[1]) for i in range(9)}
     assert answered == {"s0", "s2"}
     status, body = _admin(router["remove_url"])
@@ -221,7 +221,7 @@ def test_a_drained_server_gets_no_request_until_it_is_added_back(fleet):
     print("add_worker:", status, body)
     assert status == 200, body
     states = vllm_router.workers_state(backends, json.loads(_admin(router["list_url"], "GET")[1]))
-    assert [w["state"] for w in states] == ["in", "in", "in"]
+    assert [w["state"] for w in states] == ["healthy", "healthy", "healthy"]
     status, body = _admin(router["add_url"])
     print("add_worker again:", status, body)
     answered = {_backend(fleet.complete("back %d" % i)[1]) for i in range(9)}

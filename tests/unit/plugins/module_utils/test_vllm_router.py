@@ -281,10 +281,20 @@ def test_running_requests_sums_running_and_waiting_and_is_none_without_them():
     assert r.running_requests(None) is None
 
 
-def test_workers_state_from_list_workers():
+def test_workers_state_from_list_workers_and_health():
     found = r.backends(["ws-01", "ws-02"], HOSTVARS, "router-1")
     assert r.workers_state(found, {"urls": ["http://10.0.0.11:8000/"]}) == [
-        {"name": "ws-01", "url": "http://10.0.0.11:8000", "state": "in"},
+        {"name": "ws-01", "url": "http://10.0.0.11:8000", "state": "healthy"},
         {"name": "ws-02", "url": "https://10.0.0.12:8001", "state": "out"}]
-    assert r.workers_state(found, [{"url": "https://10.0.0.12:8001"}])[1]["state"] == "in"
+    both = {"urls": ["http://10.0.0.11:8000", "https://10.0.0.12:8001"]}
+    assert [w["state"] for w in r.workers_state(found, both, "unhealthy: https://10.0.0.12:8001")] == \
+        ["healthy", "unhealthy"]
+    assert r.workers_state(found, [{"url": "https://10.0.0.12:8001"}])[1]["state"] == "healthy"
     assert [w["state"] for w in r.workers_state(found, None)] == ["out", "out"]
+
+
+def test_router_lines_name_the_url_and_each_backend():
+    lines = r.router_lines({"url": "http://10.0.0.5:30000/v1", "version": "0.1.17", "policy": "round_robin",
+                            "workers": [{"name": "ws-01", "url": "http://10.0.0.11:8000", "state": "healthy"}]})
+    assert lines == ["vLLM router at http://10.0.0.5:30000/v1 (vllm-router 0.1.17, round_robin)",
+                     "  ws-01 http://10.0.0.11:8000: healthy"]
