@@ -65,7 +65,12 @@ description:
     C(vllm_router_targets) what Prometheus scrapes besides the servers, C(vllm_prometheus_config)
     and C(vllm_prometheus_rules) its configuration and alert rules, C(vllm_gate_textfile) the
     readiness gate's result as a node-exporter textfile metric; C(vllm_local_url) the URL a
-    service is reached at from its own host (a wildcard bind address on loopback).
+    service is reached at from its own host (a wildcard bind address on loopback);
+    C(vllm_drain_plan) the router admin URLs a rollout removes a server at and adds it back,
+    C(vllm_running_requests) the requests a server runs (its /metrics), C(vllm_workers_state)
+    each backend's state behind a router, C(vllm_router_lines) the router's summary.
+  - The server's guard (vllm_firewall) - C(vllm_nft_guard) the nftables table that admits only
+    loopback and vllm_service_firewall_allow to the server's port.
   - vLLM's Grafana dashboards (vllm_dashboards) - C(vllm_dashboard_urls) where each is fetched,
     C(vllm_dashboard_check) whether a file is a usable dashboard, C(vllm_dashboards_fetched) the
     fetch's results, each checked.
@@ -73,14 +78,14 @@ description:
 
 try:  # Ansible: the collection's module_utils (a checkout is the collection too: scripts/bootstrap)
     from ansible_collections.vllm_ops.workstation.plugins.module_utils import (
-        vllm_argspec, vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
+        vllm_argspec, vllm_common, vllm_day2, vllm_firewall, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
         vllm_dashboards, vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 except ImportError:  # plain Python (scripts, tests): the same files as the package module_utils
     _PLUGINS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if _PLUGINS not in sys.path:
         sys.path.insert(0, _PLUGINS)
     from module_utils import (  # type: ignore  # noqa: E402  pylint: disable=import-error
-        vllm_argspec, vllm_common, vllm_day2, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
+        vllm_argspec, vllm_common, vllm_day2, vllm_firewall, vllm_flags, vllm_lock, vllm_model_check, vllm_options, vllm_plan,
         vllm_dashboards, vllm_readiness, vllm_report, vllm_router, vllm_unit, vllm_validate, vllm_wheelhouse, vllm_wslconfig)
 
 try:
@@ -364,6 +369,11 @@ class FilterModule(object):
             "vllm_prometheus_config": vllm_router.scrape_config,
             "vllm_prometheus_rules": vllm_router.alert_rules,
             "vllm_gate_textfile": vllm_router.gate_textfile,
+            "vllm_drain_plan": vllm_router.drain_plan,
+            "vllm_running_requests": vllm_router.running_requests,
+            "vllm_workers_state": vllm_router.workers_state,
+            "vllm_router_lines": vllm_router.router_lines,
+            "vllm_nft_guard": vllm_firewall.guard_ruleset,
             "vllm_dashboard_urls": vllm_dashboards.urls,
             "vllm_dashboard_check": vllm_dashboards.check,
             "vllm_dashboards_fetched": vllm_dashboards.fetched,

@@ -86,6 +86,7 @@ EXIT_UNREACHABLE = 4
 
 RESULT_FACT = "vllm_service_rollout"
 SERVING_FACT = "vllm_preflight_serving"
+ROUTER_FACT = "vllm_router_result"
 RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "previous_ready",
                  "backend", "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis",
                  "stage", "detail", "removed")
@@ -354,6 +355,23 @@ def summary_line(report):
     return ("OK: " if report["ok"] else "NOT OK: ") + words
 
 
+def router_rows(routers):
+    """The report's routers: ``[{host, url, workers: [{name, url, state}]}]`` from each router
+    host's ``vllm_router_result``, in host order."""
+    return [{"host": host, "url": routers[host].get("url"),
+             "workers": [dict(w) for w in routers[host].get("workers") or [] if isinstance(w, dict)]}
+            for host in sorted(routers)]
+
+
+def router_table_lines(report):
+    """Text lines for the routers of the report: each router's URL and its backends' states."""
+    lines = []
+    for router in report.get("routers") or []:
+        lines.append("router %s at %s: %s" % (router["host"], router["url"], ", ".join(
+            "%s %s" % (w.get("name"), w.get("state")) for w in router["workers"]) or "no backend"))
+    return lines
+
+
 def render_table(report, why_width=WHY_WIDTH):
     """The report as text lines: a fixed-width table, then the details of every host that is not
     ready (diagnosis with evidence and fix, or the failed task and its message), then the counts."""
@@ -417,6 +435,7 @@ def render_table(report, why_width=WHY_WIDTH):
         lines.append("")
         lines.extend(details)
     lines.append("")
+    lines.extend(router_table_lines(report))
     lines.append(summary_line(report))
     return lines
 
@@ -600,6 +619,7 @@ class EventCollector(object):
         self.seen = set()
         self.summaries = {}
         self.serving = {}
+        self.routers = {}
         self.changed = {}
         self.timings = []
         self.stats = None
@@ -668,6 +688,8 @@ class EventCollector(object):
             self.results[host] = dict(facts[RESULT_FACT])
         if isinstance(facts, dict) and isinstance(facts.get(SERVING_FACT), dict):
             self.serving[host] = dict(facts[SERVING_FACT])
+        if isinstance(facts, dict) and isinstance(facts.get(ROUTER_FACT), dict):
+            self.routers[host] = dict(facts[ROUTER_FACT])
         if word in ("failed", "unreachable"):
             task = _one_line(data.get("task"), 200)
             if data.get("role") and not task.startswith("%s : " % data["role"]):
@@ -693,8 +715,11 @@ class EventCollector(object):
         seen = set(self.seen)
         if self.stats is not None:
             seen |= set(self.stats.get("processed", {}))
-        return build_report(hosts, self.results, self.final_failures(), seen, check_mode, require_gate,
-                            self.serving)
+        report = build_report(hosts, self.results, self.final_failures(), seen, check_mode, require_gate,
+                              self.serving)
+        if self.routers:
+            report["routers"] = router_rows(self.routers)
+        return report
 
 
 # --------------------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ from __future__ import absolute_import, division, print_function
 
 import re
 
+from urllib.parse import quote
+
 from .vllm_readiness import service_url
 from .vllm_validate import _truthy, check_port, is_loopback as _is_loopback
 
@@ -298,3 +300,84 @@ def gate_textfile(rollout):
     return ("# HELP %s 1 when the last readiness gate of vllm_rollout passed, 0 when it failed.\n"
             "# TYPE %s gauge\n%s{release=\"%s\"} %d\n"
             % (GATE_METRIC, GATE_METRIC, GATE_METRIC, _label(release), 1 if rollout.get("ready") else 0))
+
+
+def _admin_base(facts):
+    """The router's admin API as the router host itself reaches it: its bind address, a wildcard
+    one on loopback (the admin endpoints answer without a key, so they stay on loopback)."""
+    facts = facts or {}
+    host = str(facts.get("vllm_router_host", "127.0.0.1")).strip("[]")
+    if host in WILDCARDS or host == "[::]":
+        host = "127.0.0.1" if host in ("0.0.0.0", "") else "::1"
+    if ":" in host:
+        host = "[%s]" % host
+    return "http://%s:%d" % (host, int(facts.get("vllm_router_port", 30000)))
+
+
+def drain_plan(server, hostvars, servers, routers):
+    """What a rollout of ``server`` tells the routers: ``{worker_url, routers: [{name, list_url,
+    remove_url, add_url}]}``. No routers (the group vllm_routers empty) or ``server`` not in
+    vllm_servers: ``routers`` is empty (nothing to drain). ``worker_url`` is the URL the router
+    holds for the server (``backend``'s, the same string the router was started with)."""
+    hostvars = hostvars or {}
+    if server not in list(servers or []) or not list(routers or []):
+        return {"worker_url": None, "routers": []}
+    plan = []
+    worker = None
+    for name in routers:
+        url = backend(server, hostvars.get(server, {}), name)["url"]
+        worker = worker or url
+        base = _admin_base(hostvars.get(name, {}))
+        query = "?url=" + quote(url, safe="")
+        plan.append({"name": name, "list_url": base + "/list_workers",
+                     "remove_url": base + "/remove_worker" + query,
+                     "add_url": base + "/add_worker" + query})
+    return {"worker_url": worker, "routers": plan}
+
+
+_RUNNING = re.compile(r"^vllm:num_requests_(?:running|waiting)(\{[^}]*\})?\s+([0-9.eE+-]+|NaN)\s*", re.M)
+
+
+def running_requests(metrics_text):
+    """The requests a server holds (running and waiting, summed over its engines) from its
+    /metrics text; None when the metrics are absent (an older vLLM, or not a vLLM)."""
+    found = _RUNNING.findall(metrics_text or "")
+    if not found:
+        return None
+    total = 0.0
+    for _labels, value in found:
+        try:
+            total += float(value)
+        except ValueError:
+            return None
+    return int(total) if total == int(total) else total
+
+
+def workers_state(backends_, listed, health=None):
+    """Each backend's state behind a router: ``[{name, url, state}]``: ``out`` when the router's
+    /list_workers does not hold its URL (drained, or removed), ``unhealthy`` when the router's
+    /health answer (``health``: its text when not 200; vllm-router 0.1.17 names the failing
+    workers there) names it, ``healthy`` otherwise. ``listed``: the /list_workers answer
+    (``{"urls": [...]}`` in vllm-router 0.1.17, or a list of URLs or of {url})."""
+    if isinstance(listed, dict):
+        listed = listed.get("urls", listed.get("workers", []))
+    urls = set()
+    for item in listed or []:
+        urls.add((item.get("url") if isinstance(item, dict) else str(item)).rstrip("/"))
+    health = health if isinstance(health, str) else ""
+    states = []
+    for b in backends_ or []:
+        url = b["url"].rstrip("/")
+        state = "out" if url not in urls else ("unhealthy" if url in health else "healthy")
+        states.append({"name": b["name"], "url": b["url"], "state": state})
+    return states
+
+
+def router_lines(result):
+    """The router's summary lines: its URL, then each backend with its state."""
+    result = result or {}
+    lines = ["vLLM router at %s (vllm-router %s, %s)" % (result.get("url"), result.get("version"),
+                                                          result.get("policy"))]
+    for worker in result.get("workers") or []:
+        lines.append("  %s %s: %s" % (worker.get("name"), worker.get("url"), worker.get("state")))
+    return lines

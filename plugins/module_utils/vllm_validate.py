@@ -16,6 +16,7 @@ import math
 import os
 import re
 
+from .vllm_firewall import check_allow as check_firewall_allow
 from .vllm_hub import is_repo_id
 from .vllm_wslconfig import NAMES as _WSL_SIZE_NAMES, size_problem, size_rule
 from .vllm_wheelhouse import validate as _validate_wheelhouse
@@ -523,6 +524,7 @@ def validate_inputs(values, model_source_exists=None):
     checks = [
         ("vllm_service_port", check_port),
         ("vllm_service_host", check_host),
+        ("vllm_service_firewall_allow", check_firewall_allow),
         ("vllm_service_ready_timeout", check_int_range(
             1, 86400, " seconds (the readiness gate's wait; a large model's first load takes minutes)")),
         ("vllm_service_restart_sec", check_int_range(
@@ -550,6 +552,8 @@ def validate_inputs(values, model_source_exists=None):
         ("vllm_python_keep_releases", check_int_range(2, 100, " (2 or more keeps a release to roll back to)")),
         ("vllm_rollout_serial", check_pattern_serial),
         ("vllm_rollout_max_fail_percentage", check_int_range(0, 100, " (percent of a batch)")),
+        ("vllm_rollout_drain_timeout", check_int_range(
+            0, 3600, " seconds (a drained server's wait for its requests before the restart)")),
         ("vllm_model_store", check_absolute_path),
         ("vllm_model_revision", check_revision),
         ("vllm_model_hub_endpoint", check_endpoint),

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -175,3 +176,53 @@ def test_a_stopped_server_is_taken_out_and_requests_still_succeed(fleet):
         assert status == 200, body
         answered.append(_backend(body))
     assert set(answered) == {"s0", "s2"}
+
+
+def _admin(url, method="POST", timeout=60):
+    req = urllib.request.Request(url, data=b"" if method == "POST" else None, method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, resp.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def test_a_drained_server_gets_no_request_until_it_is_added_back(fleet):
+    """What vllm_rollout's drain does, with the URLs vllm_router.drain_plan computes: remove the
+    server on the router's loopback admin port, requests go to the others only, add it back."""
+    hostvars = {s.name: {"vllm_service_host": "127.0.0.1", "vllm_service_port": s.port} for s in fleet.stubs}
+    hostvars["router"] = {"vllm_router_host": "127.0.0.1", "vllm_router_port": fleet.port}
+    names = [s.name for s in fleet.stubs]
+    # the router is this host: the servers' loopback addresses are its to reach
+    plan = vllm_router.drain_plan("s1", {k: v for k, v in hostvars.items()}, names, [])
+    assert plan["routers"] == []
+    plan = {"worker_url": fleet.stubs[1].url.rstrip("/"),
+            "routers": [{"name": "router", "list_url": fleet.url + "/list_workers",
+                         "remove_url": fleet.url + "/remove_worker?url=" + urllib.parse.quote(
+                             fleet.stubs[1].url.rstrip("/"), safe=""),
+                         "add_url": fleet.url + "/add_worker?url=" + urllib.parse.quote(
+                             fleet.stubs[1].url.rstrip("/"), safe="")}]}
+    router = plan["routers"][0]
+    status, body = _admin(router["list_url"], "GET")
+    listed = json.loads(body)
+    print("list_workers:", listed)
+    backends = vllm_router.backends(names, hostvars)
+    assert [w["state"] for w in vllm_router.workers_state(backends, listed)] == ["healthy", "healthy", "healthy"]
+    status, body = _admin(router["remove_url"])
+    print("remove_worker:", status, body)
+    assert status == 200, body
+    states = vllm_router.workers_state(backends, json.loads(_admin(router["list_url"], "GET")[1]))
+    assert [w["state"] for w in states] == ["healthy", "out", "healthy"]
+    answered = {_backend(fleet.complete("drained %d" % i)[1]) for i in range(9)}
+    assert answered == {"s0", "s2"}
+    status, body = _admin(router["remove_url"])
+    print("remove_worker again:", status, body)
+    status, body = _admin(router["add_url"])
+    print("add_worker:", status, body)
+    assert status == 200, body
+    states = vllm_router.workers_state(backends, json.loads(_admin(router["list_url"], "GET")[1]))
+    assert [w["state"] for w in states] == ["healthy", "healthy", "healthy"]
+    status, body = _admin(router["add_url"])
+    print("add_worker again:", status, body)
+    answered = {_backend(fleet.complete("back %d" % i)[1]) for i in range(9)}
+    assert answered == {"s0", "s1", "s2"}

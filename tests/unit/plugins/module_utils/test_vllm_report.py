@@ -409,3 +409,25 @@ def test_the_counter_counts_listed_tasks_against_a_total_that_does_not_grow():
 def test_listed_tasks_needs_a_task_listing():
     assert R.listed_tasks([{"name": "W", "pattern": "all", "hosts": ["a"], "tasks": None, "task_names": []}]) == {}
     assert R.listed_tasks([{"name": "W", "pattern": "all", "hosts": ["a"], "tasks": 3}]) == {}
+
+
+def test_the_report_names_each_router_and_its_backends_states():
+    collector = R.EventCollector()
+    result = {"url": "http://0.0.0.0:30000/v1", "version": "0.1.17", "policy": "round_robin",
+              "workers": [{"name": "fleet-1", "url": "http://fleet-1:8000", "state": "healthy"},
+                          {"name": "fleet-2", "url": "http://fleet-2:8000", "state": "out"}]}
+    collector.feed({"event": "runner_on_ok", "event_data": {
+        "host": "router-1", "task": "Publish the router's result", "task_action": "ansible.builtin.set_fact",
+        "role": "vllm_router", "play_pattern": "vllm_routers",
+        "res": {"ansible_facts": {"vllm_router_result": result}}}})
+    report = collector.report(["router-1"])
+    assert report["routers"] == [{"host": "router-1", "url": "http://0.0.0.0:30000/v1",
+                                  "workers": result["workers"]}]
+    lines = R.render_table(report)
+    assert "router router-1 at http://0.0.0.0:30000/v1: fleet-1 healthy, fleet-2 out" in lines
+
+
+def test_no_router_no_router_lines():
+    report = R.EventCollector().report([])
+    assert "routers" not in report
+    assert not [line for line in R.render_table(report) if line.startswith("router ")]

@@ -233,3 +233,68 @@ def test_the_role_pins_the_release_of_the_compat_table():
         defaults = yaml.safe_load(handle)
     assert defaults["vllm_router_version"] == table["router"]["version"]
     assert table["router"]["wheel"].startswith("vllm_router-%s-" % table["router"]["version"])
+
+
+# draining: the router admin URLs a rollout calls and the worker URL it names
+def test_drain_plan_names_each_router_admin_on_its_own_loopback():
+    hostvars = dict(HOSTVARS, **{"router-1": {}, "router-2": {"vllm_router_host": "0.0.0.0",
+                                                                "vllm_router_port": 31000},
+                                 "router-3": {"vllm_router_host": "::1"}})
+    plan = r.drain_plan("ws-01", hostvars, ["ws-01", "ws-02"], ["router-1", "router-2", "router-3"])
+    assert plan["worker_url"] == "http://10.0.0.11:8000"
+    assert [p["name"] for p in plan["routers"]] == ["router-1", "router-2", "router-3"]
+    assert plan["routers"][0]["remove_url"] == \
+        "http://127.0.0.1:30000/remove_worker?url=http%3A%2F%2F10.0.0.11%3A8000"
+    assert plan["routers"][1]["add_url"] == \
+        "http://127.0.0.1:31000/add_worker?url=http%3A%2F%2F10.0.0.11%3A8000"
+    assert plan["routers"][2]["list_url"] == "http://[::1]:30000/list_workers"
+
+
+def test_drain_plan_worker_url_is_the_one_the_router_was_started_with():
+    plan = r.drain_plan("ws-03", HOSTVARS, ["ws-03"], ["router-1"])
+    argv = r.router_argv("/opt/vllm-router", ROUTER, r.backends(["ws-03"], HOSTVARS, "router-1"))
+    assert plan["worker_url"] in argv
+    assert "url=http%3A%2F%2F%5Bfd00%3A%3A13%5D%3A8000" in plan["routers"][0]["remove_url"]
+
+
+@pytest.mark.parametrize("server,servers,routers", [
+    ("ws-01", ["ws-01"], []), ("ws-01", ["ws-01"], None), ("other", ["ws-01"], ["router-1"]),
+])
+def test_drain_plan_empty_without_routers_or_outside_the_servers(server, servers, routers):
+    assert r.drain_plan(server, HOSTVARS, servers, routers) == {"worker_url": None, "routers": []}
+
+
+def test_drain_plan_refuses_a_server_on_its_own_loopback():
+    with pytest.raises(r.RouterError):
+        r.drain_plan("lo", HOSTVARS, ["lo"], ["router-1"])
+
+
+def test_running_requests_sums_running_and_waiting_and_is_none_without_them():
+    text = ("# HELP vllm:num_requests_running Number of requests.\n"
+            "# TYPE vllm:num_requests_running gauge\n"
+            'vllm:num_requests_running{engine="0",model_name="m"} 2.0\n'
+            'vllm:num_requests_running{engine="1",model_name="m"} 1.0\n'
+            'vllm:num_requests_waiting{engine="0",model_name="m"} 7.0\n')
+    assert r.running_requests(text) == 10
+    assert r.running_requests("vllm:num_requests_running 0.0\n") == 0
+    assert r.running_requests("up 1\n") is None
+    assert r.running_requests(None) is None
+
+
+def test_workers_state_from_list_workers_and_health():
+    found = r.backends(["ws-01", "ws-02"], HOSTVARS, "router-1")
+    assert r.workers_state(found, {"urls": ["http://10.0.0.11:8000/"]}) == [
+        {"name": "ws-01", "url": "http://10.0.0.11:8000", "state": "healthy"},
+        {"name": "ws-02", "url": "https://10.0.0.12:8001", "state": "out"}]
+    both = {"urls": ["http://10.0.0.11:8000", "https://10.0.0.12:8001"]}
+    assert [w["state"] for w in r.workers_state(found, both, "unhealthy: https://10.0.0.12:8001")] == \
+        ["healthy", "unhealthy"]
+    assert r.workers_state(found, [{"url": "https://10.0.0.12:8001"}])[1]["state"] == "healthy"
+    assert [w["state"] for w in r.workers_state(found, None)] == ["out", "out"]
+
+
+def test_router_lines_name_the_url_and_each_backend():
+    lines = r.router_lines({"url": "http://10.0.0.5:30000/v1", "version": "0.1.17", "policy": "round_robin",
+                            "workers": [{"name": "ws-01", "url": "http://10.0.0.11:8000", "state": "healthy"}]})
+    assert lines == ["vLLM router at http://10.0.0.5:30000/v1 (vllm-router 0.1.17, round_robin)",
+                     "  ws-01 http://10.0.0.11:8000: healthy"]
