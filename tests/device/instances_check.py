@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Two vLLM instances sharing one real GPU, as vllm_instances plans them (a device check, not part
 of the suite: tests/device/README.md).
 
