@@ -13,7 +13,10 @@ Inputs
        vllm_package, vllm_version, torch_version, url, model, diagnosis}
 
   ``diagnosis`` is None or the doctor's result (``category``, ``evidence`` as text or a list,
-  ``fix``, optionally ``summary`` and ``confidence``).
+  ``fix``, optionally ``summary`` and ``confidence``). A host that runs ``vllm_instances`` also has
+  ``instances``: one gate row per instance (``vllm_instances.gate_row``: name, port, unit, ready,
+  stage, elapsed_s, diagnosis as the doctor's category, message); the row keeps them (see
+  :func:`instance_rows`) and the table prints one indented line per instance under the host's.
 - ``failures``: ``{host: {"task", "message", "unreachable", "lines", "changed"}}``, the last
   failure of each host that failed (from the runner's events), or None when nobody recorded them
   (a play that only sees hostvars cannot know why a host has no result). ``lines``: the message
@@ -89,7 +92,7 @@ SERVING_FACT = "vllm_preflight_serving"
 ROUTER_FACT = "vllm_router_result"
 RESULT_FIELDS = ("ready", "release", "attempted_release", "previous_release", "rolled_back", "previous_ready",
                  "backend", "vllm_package", "vllm_version", "torch_version", "url", "model", "diagnosis",
-                 "stage", "detail", "removed")
+                 "stage", "detail", "removed", "instances")
 TABLE_COLUMNS = (("HOST", "host"), ("STATUS", "status"), ("RELEASE", "release"), ("BACKEND", "backend"),
                  ("VLLM", "vllm_version"), ("TORCH", "torch_version"), ("WHY", "why"))
 WHY_WIDTH = 60
@@ -134,6 +137,78 @@ def diagnosis_text(diagnosis):
         return ""
     detail = diagnosis.get("summary") or next(iter(_evidence_lines(diagnosis)), "")
     return "%s: %s" % (diagnosis["category"], _one_line(detail)) if detail else _text(diagnosis["category"])
+
+
+# --------------------------------------------------------------------------------------------
+# Instances (vllm_instances): one gate row per instance in the host's result
+# --------------------------------------------------------------------------------------------
+
+def instance_rows(instances):
+    """The report's entries of a host's instances from its result's ``instances`` (the gate rows of
+    ``vllm_instances.gate_row``): ``[{name, port, unit, ready, elapsed_s, stage, diagnosis,
+    message}]``, with ``stage``, ``diagnosis`` and ``message`` None for a ready instance and
+    ``diagnosis`` the doctor's category. None when the host has no instances (a host with one
+    server)."""
+    if not isinstance(instances, (list, tuple)) or not instances:
+        return None
+    rows = []
+    for item in instances:
+        if not isinstance(item, dict):
+            continue
+        ready = _truthy(item.get("ready"))
+        diagnosis = item.get("diagnosis")
+        if isinstance(diagnosis, dict):
+            diagnosis = diagnosis.get("category")
+        elapsed = item.get("elapsed_s")
+        rows.append({
+            "name": item.get("name"),
+            "port": item.get("port"),
+            "unit": item.get("unit"),
+            "ready": ready,
+            "elapsed_s": elapsed if isinstance(elapsed, (int, float)) and not isinstance(elapsed, bool) else None,
+            "stage": None if ready else (item.get("stage") or None),
+            "diagnosis": None if ready else (_text(diagnosis) or None),
+            "message": None if ready or not item.get("message") else _one_line(item["message"], 300),
+        })
+    return rows or None
+
+
+def instance_state(instance):
+    """How one instance came out, as a phrase: ``ready after 42 s``, ``NOT READY at stage connect:
+    port_in_use``."""
+    if instance["ready"]:
+        if instance.get("elapsed_s") is None:
+            return "ready"
+        return "ready after %d s" % int(round(instance["elapsed_s"]))
+    text = "NOT READY"
+    if instance.get("stage"):
+        text += " at stage %s" % instance["stage"]
+    if instance.get("diagnosis"):
+        text += ": %s" % instance["diagnosis"]
+    return text
+
+
+def instance_table_lines(instances):
+    """The indented lines under a host's line in the table: one per instance, its name, port,
+    unit and state, the columns aligned within the host."""
+    if not instances:
+        return []
+    cells = [[_text(i.get("name")) or "?", "port %s" % (_text(i.get("port")) or "?"),
+              _text(i.get("unit")) or "-", instance_state(i)] for i in instances]
+    widths = [max(len(c[k]) for c in cells) for k in range(3)]
+    return ["  " + "  ".join([c[k].ljust(widths[k]) for k in range(3)] + [c[3]]) for c in cells]
+
+
+def _instances_why(instances):
+    """The WHY of a host whose instances did not all pass their gates: which did not and why."""
+    failed = [i for i in instances or [] if not i["ready"]]
+    if not failed:
+        return ""
+    return "instance%s not ready: %s" % ("s" if len(failed) > 1 else "", ", ".join(
+        "%s (%s)" % (i.get("name"), ", ".join(
+            p for p in ("port %s" % i.get("port"), ("stage %s" % i["stage"]) if i.get("stage") else "",
+                        i.get("diagnosis") or "") if p))
+        for i in failed))
 
 
 # --------------------------------------------------------------------------------------------
@@ -227,7 +302,12 @@ def _why(status, result, failure, serving=None):
     if status == REFUSED:
         parts.append(("nothing changed, " + serving_text(serving)) if serving_text(serving) else "nothing changed")
     diagnosis = (result or {}).get("diagnosis")
-    if diagnosis_text(diagnosis):
+    instances_why = _instances_why(instance_rows((result or {}).get("instances")))
+    if instances_why:
+        # vllm_instances: the gate of each instance says which did not answer (the host's
+        # diagnosis is only the first failed instance's category)
+        parts.append(instances_why)
+    elif diagnosis_text(diagnosis):
         parts.append(diagnosis_text(diagnosis))
     elif result and result.get("stage") and not _truthy(result.get("ready")):
         parts.append(_one_line("stage %s: %s" % (result["stage"], _text(result.get("detail")))))
@@ -255,6 +335,7 @@ def build_row(host, result=None, failure=None, seen=None, check_mode=False, requ
     row["ready"] = _truthy(row["ready"]) if result is not None else False
     row["removed"] = _truthy(row["removed"]) if result is not None else False
     row["rolled_back"] = _truthy(row["rolled_back"]) if result is not None else False
+    row["instances"] = instance_rows(row["instances"])
     row["failed_task"] = (failure or {}).get("task")
     row["message"] = _one_line(failure.get("message")) if failure else None
     lines = (failure or {}).get("lines")
@@ -391,7 +472,10 @@ def render_table(report, why_width=WHY_WIDTH):
         return "  ".join(v.ljust(w) for v, w in zip(values, widths)).rstrip()
 
     lines = [fmt([title for title, _ in TABLE_COLUMNS]), fmt(["-" * w for w in widths])]
-    lines.extend(fmt(c) for c in cells)
+    for row, cell in zip(rows, cells):
+        lines.append(fmt(cell))
+        # vllm_instances: one indented line per instance under its host's
+        lines.extend(instance_table_lines(row.get("instances")))
     details = []
     for row in rows:
         if row["status"] in (READY, CHECKED, REMOVED):
@@ -413,6 +497,11 @@ def render_table(report, why_width=WHY_WIDTH):
                 if row.get("previous_ready") else "serving it again"))
         if row.get("stage") and row["status"] in (NOT_READY, ROLLED_BACK):
             details.append("  gate: stage %s: %s" % (row["stage"], _one_line(row.get("detail"))))
+        for instance in row.get("instances") or []:
+            if not instance["ready"]:
+                details.append("  instance %s (port %s, %s): %s" % (
+                    instance.get("name"), instance.get("port"), instance.get("unit") or "-",
+                    instance.get("message") or instance_state(instance)))
         diagnosis = row.get("diagnosis")
         if isinstance(diagnosis, dict) and diagnosis.get("category"):
             details.append("  cause: %s%s" % (diagnosis["category"], (" - " + _one_line(diagnosis["summary"]))

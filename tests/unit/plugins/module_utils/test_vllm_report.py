@@ -431,3 +431,91 @@ def test_no_router_no_router_lines():
     report = R.EventCollector().report([])
     assert "routers" not in report
     assert not [line for line in R.render_table(report) if line.startswith("router ")]
+
+
+# --------------------------------------------------------------------------------------------
+# vllm_instances: one gate row per instance in the host's result
+# --------------------------------------------------------------------------------------------
+
+def gate_rows(*rows):
+    """Gate rows as vllm_instances.gate_row writes them into vllm_service_rollout.instances."""
+    out = []
+    for name, port, ready, elapsed, stage, category in rows:
+        out.append({"name": name, "port": port, "unit": "vllm@%s.service" % name, "ready": ready,
+                    "stage": stage, "elapsed_s": elapsed, "diagnosis": category,
+                    "message": None if ready else "instance %s (port %s): vLLM is not ready at stage '%s'"
+                    % (name, port, stage)})
+    return out
+
+
+def instances_result(host, rows):
+    res = result(host, ready=all(r["ready"] for r in rows))
+    failed = [r for r in rows if not r["ready"]]
+    res.update({"instances": rows, "diagnosis": failed[0]["diagnosis"] if failed else None,
+                "message": [r["message"] for r in failed]})
+    return res
+
+
+def test_a_host_with_instances_keeps_each_instance_in_its_row_and_table():
+    rows = gate_rows(("alpha", 8001, True, 41.6, "ready", None), ("beta", 8002, True, 7, "ready", None))
+    report = R.build_report(["gpu-1", "ws-01"], {"gpu-1": instances_result("gpu-1", rows), "ws-01": result("ws-01")},
+                            {}, seen={"gpu-1", "ws-01"})
+    row = report["hosts"][0]
+    assert row["status"] == R.READY and row["why"] == ""
+    assert row["instances"] == [
+        {"name": "alpha", "port": 8001, "unit": "vllm@alpha.service", "ready": True, "elapsed_s": 41.6,
+         "stage": None, "diagnosis": None, "message": None},
+        {"name": "beta", "port": 8002, "unit": "vllm@beta.service", "ready": True, "elapsed_s": 7,
+         "stage": None, "diagnosis": None, "message": None}]
+    # a host with one server: no instances
+    assert report["hosts"][1]["instances"] is None
+    assert json.loads(json.dumps(report)) == report
+    lines = R.render_table(report)
+    assert lines[2].startswith("gpu-1  ready ")
+    assert lines[3] == "  alpha  port 8001  vllm@alpha.service  ready after 42 s"
+    assert lines[4] == "  beta   port 8002  vllm@beta.service   ready after 7 s"
+    assert lines[5].startswith("ws-01  ready ")
+    assert lines[-1] == "OK: 2 targeted: 2 ready, 0 rolled back, 0 not ready"
+
+
+def test_a_failing_instance_names_its_stage_and_the_doctors_category():
+    rows = gate_rows(("alpha", 8001, True, 30, "ready", None), ("beta", 8002, False, 600.2, "connect", "port_in_use"))
+    failures = {"gpu-1": {"task": "vllm_summary : Fail the host whose server is not ready",
+                          "message": "instance beta (port 8002): vLLM is not ready at stage 'connect'",
+                          "unreachable": False, "changed": 5}}
+    report = R.build_report(["gpu-1"], {"gpu-1": instances_result("gpu-1", rows)}, failures, seen={"gpu-1"})
+    row = report["hosts"][0]
+    assert row["status"] == R.NOT_READY
+    assert row["instances"][1] == {
+        "name": "beta", "port": 8002, "unit": "vllm@beta.service", "ready": False, "elapsed_s": 600.2,
+        "stage": "connect", "diagnosis": "port_in_use",
+        "message": "instance beta (port 8002): vLLM is not ready at stage 'connect'"}
+    assert row["why"] == "instance not ready: beta (port 8002, stage connect, port_in_use)"
+    assert report["ok"] is False and R.exit_status(report) == 1
+    lines = R.render_table(report)
+    assert lines[3] == "  alpha  port 8001  vllm@alpha.service  ready after 30 s"
+    assert lines[4] == "  beta   port 8002  vllm@beta.service   NOT READY at stage connect: port_in_use"
+    assert "gpu-1 (not ready):" in lines
+    assert ("  instance beta (port 8002, vllm@beta.service): instance beta (port 8002): vLLM is not ready at "
+            "stage 'connect'") in lines
+    assert lines[-1] == "NOT OK: 1 targeted: 0 ready, 0 rolled back, 1 not ready"
+
+
+def test_instance_rows_take_a_diagnosis_dict_and_skip_what_is_not_a_row():
+    rows = R.instance_rows([{"name": "a", "port": 8001, "ready": False, "stage": "load",
+                             "diagnosis": {"category": "gpu_oom"}, "elapsed_s": True}, "junk"])
+    assert rows == [{"name": "a", "port": 8001, "unit": None, "ready": False, "elapsed_s": None,
+                     "stage": "load", "diagnosis": "gpu_oom", "message": None}]
+    assert R.instance_state(rows[0]) == "NOT READY at stage load: gpu_oom"
+    assert R.instance_table_lines(rows) == ["  a  port 8001  -  NOT READY at stage load: gpu_oom"]
+    assert R.instance_rows([]) is None and R.instance_rows(None) is None and R.instance_rows(["x"]) is None
+    assert R.instance_state({"ready": True, "elapsed_s": None}) == "ready"
+
+
+def test_a_host_without_instances_renders_as_before():
+    results = {"ws-01": result("ws-01"), "ws-02": result("ws-02", ready=False, diagnosis=PORT_DIAG)}
+    with_empty = dict((h, dict(r, instances=[])) for h, r in results.items())
+    lines = R.render_table(R.build_report(["ws-01", "ws-02"], results, {}, seen={"ws-01", "ws-02"}))
+    assert R.render_table(R.build_report(["ws-01", "ws-02"], with_empty, {}, seen={"ws-01", "ws-02"})) == lines
+    assert not [line for line in lines if "port 80" in line and line.startswith("  ") and "instance" in line]
+    assert lines[3].startswith("ws-02  not ready") and lines[4] == ""
