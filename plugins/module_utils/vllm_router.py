@@ -5,7 +5,8 @@ and alerts on, computed from the inventory's facts.
 - ``backends``: each server of the group ``vllm_servers`` as the router reaches it (the URL the
   service computes, ``vllm_readiness.service_url``, with a wildcard bind address replaced by the
   host's address), refusing a server that only listens on its own loopback when the router is
-  another host.
+  another host. A server host with a non-empty ``vllm_instances`` contributes one backend per
+  instance instead, named ``HOST/NAME``, at the instance's port (the same address rules).
 - ``router_argv``: ``vllm-router``'s command line (flags read from ``vllm-router --help`` of
   0.1.17: --worker-urls, --policy, --health-check-*, --prometheus-*).
 - ``router_input_errors`` / ``monitor_input_errors``: the roles' input checks (variable, value,
@@ -55,28 +56,69 @@ def backend(name, facts, router_host=None):
     name); a loopback one only from the same host (``router_host`` is ``name``).
     """
     facts = facts or {}
+    return _backend(name, name, facts, facts.get("vllm_service_port", 8000), router_host)
+
+
+def _backend(name, host, facts, port, router_host, instance=None):
+    """``backend`` of the server on ``host`` listening on ``port``, named ``name``."""
     bind = str(facts.get("vllm_service_host", "127.0.0.1"))
-    port = facts.get("vllm_service_port", 8000)
-    address = str(facts.get("ansible_host") or name) if bind in WILDCARDS else bind
-    if is_loopback(address) and router_host is not None and router_host != name:
+    address = str(facts.get("ansible_host") or host) if bind in WILDCARDS else bind
+    if is_loopback(address) and router_host is not None and router_host != host:
         raise RouterError(
-            "server %s: vllm_service_host is %s (its own loopback), so the router on %s cannot "
+            "server %s%s: vllm_service_host is %s (its own loopback), so the router on %s cannot "
             "reach it; accepted: an address the router reaches (0.0.0.0 with ansible_host, or the "
-            "host's address), with vllm_service_api_key set" % (name, bind, router_host))
+            "host's address), with vllm_service_api_key set"
+            % (host, (" (instance %s)" % instance) if instance is not None else "", bind, router_host))
     tls = bool(facts.get("vllm_service_tls_cert"))
     url = service_url(address, port, tls)[:-len("/v1")]
-    return {"name": name, "url": url, "health_url": url + "/health",
-            "target": url.split("://", 1)[1], "scheme": "https" if tls else "http"}
+    found = {"name": name, "url": url, "health_url": url + "/health",
+             "target": url.split("://", 1)[1], "scheme": "https" if tls else "http"}
+    if instance is not None:
+        found.update({"host": host, "instance": instance})
+    return found
+
+
+def instances_of(facts):
+    """The ``vllm_instances`` of a server's vars: the list when it is a non-empty list, else None
+    (the host runs one server)."""
+    instances = (facts or {}).get("vllm_instances")
+    return instances if isinstance(instances, list) and instances else None
+
+
+def instance_backends(name, facts, router_host=None):
+    """One ``backend`` per instance of a host with ``vllm_instances``: named ``HOST/NAME``, at
+    the instance's port, with ``host`` and ``instance`` (its name) added; the bind address, its
+    rules and TLS are the host's (``vllm_service_host``, ``vllm_service_tls_cert``)."""
+    facts = facts or {}
+    found = []
+    for i, raw in enumerate(instances_of(facts) or []):
+        item = raw if isinstance(raw, dict) else {}
+        instance = item.get("name")
+        port = _as_int(item.get("port"))
+        if not isinstance(instance, str) or not instance or port is None or not 0 < port < 65536:
+            raise RouterError(
+                "server %s: vllm_instances[%d] is %r; accepted: a mapping with a name and a port "
+                "(the router reaches each instance at its port)" % (name, i, raw))
+        found.append(_backend("%s/%s" % (name, instance), name, facts, port, router_host, instance))
+    return found
 
 
 def backends(servers, hostvars, router_host=None):
-    """``backend`` for each name in ``servers`` (the group vllm_servers), in inventory order;
-    an empty group is an error (a router with nothing behind it)."""
+    """``backend`` for each name in ``servers`` (the group vllm_servers), in inventory order, or
+    ``instance_backends`` for a host with ``vllm_instances`` (its instances in their list's
+    order); an empty group is an error (a router with nothing behind it)."""
     names = list(servers or [])
     if not names:
         raise RouterError("the group vllm_servers is empty: the router has no backend; accepted: "
                           "at least one host in vllm_servers")
-    return [backend(name, (hostvars or {}).get(name, {}), router_host) for name in names]
+    found = []
+    for name in names:
+        facts = (hostvars or {}).get(name, {})
+        if instances_of(facts):
+            found.extend(instance_backends(name, facts, router_host))
+        else:
+            found.append(backend(name, facts, router_host))
+    return found
 
 
 def router_argv(venv, settings, servers):
@@ -189,8 +231,16 @@ def monitor_input_errors(values):
     return [e for e in errors if e]
 
 
+def _labels(target):
+    """A target's labels: ``host``, and ``vllm_instance`` (the instance's name) for an instance of
+    ``vllm_instances`` (Prometheus's own ``instance`` label stays the target's address)."""
+    if target.get("instance") is not None:
+        return {"host": target["host"], "vllm_instance": target["instance"]}
+    return {"host": target["name"]}
+
+
 def _static(targets):
-    return [{"targets": [t["target"]], "labels": {"host": t["name"]}} for t in targets]
+    return [{"targets": [t["target"]], "labels": _labels(t)} for t in targets]
 
 
 def _address(name, facts):
@@ -229,7 +279,8 @@ def scrape_config(servers, nodes, routers, settings):
     """Prometheus's configuration (a dict to write as YAML).
 
     ``servers``: ``backends``' result (vLLM's /metrics needs no API key: vLLM guards only /v1,
-    /v2, /inference and /cohere); ``nodes``: ``[{name, target}]`` of every node exporter;
+    /v2, /inference and /cohere; an instance of ``vllm_instances`` is a target of its own,
+    labelled ``host`` and ``vllm_instance``); ``nodes``: ``[{name, target}]`` of every node exporter;
     ``routers``: ``[{name, target}]`` of the routers' Prometheus ports; ``settings``:
     scrape_interval, rule_files, ca_file and ca_given (https servers are checked against ca_file
     when ca_given, else against the system's CAs).
@@ -318,9 +369,11 @@ def drain_plan(server, hostvars, servers, routers):
     """What a rollout of ``server`` tells the routers: ``{worker_url, routers: [{name, list_url,
     remove_url, add_url}]}``. No routers (the group vllm_routers empty) or ``server`` not in
     vllm_servers: ``routers`` is empty (nothing to drain). ``worker_url`` is the URL the router
-    holds for the server (``backend``'s, the same string the router was started with)."""
+    holds for the server (``backend``'s, the same string the router was started with). A host
+    with ``vllm_instances``: nothing either (vllm_rollout does not drain instances: it ends its
+    role after starting and gating them, and the routers hold one URL per instance, not this)."""
     hostvars = hostvars or {}
-    if server not in list(servers or []) or not list(routers or []):
+    if server not in list(servers or []) or not list(routers or []) or instances_of(hostvars.get(server)):
         return {"worker_url": None, "routers": []}
     plan = []
     worker = None

@@ -298,3 +298,88 @@ def test_router_lines_name_the_url_and_each_backend():
                             "workers": [{"name": "ws-01", "url": "http://10.0.0.11:8000", "state": "healthy"}]})
     assert lines == ["vLLM router at http://10.0.0.5:30000/v1 (vllm-router 0.1.17, round_robin)",
                      "  ws-01 http://10.0.0.11:8000: healthy"]
+
+
+# vllm_instances: one backend and one scrape target per instance
+INSTANCE_HOSTVARS = dict(HOSTVARS, **{
+    "gpu-1": {"vllm_service_host": "0.0.0.0", "ansible_host": "10.0.0.21",
+              "vllm_instances": [{"name": "alpha", "port": 8001, "model": "org/a"},
+                                 {"name": "beta", "port": "8002", "model": "org/a", "gpus": [1]}]},
+    "gpu-tls": {"vllm_service_host": "10.0.0.22", "vllm_service_tls_cert": "-----BEGIN CERTIFICATE-----",
+                "vllm_instances": [{"name": "one", "port": 9001}]},
+    "gpu-lo": {"vllm_instances": [{"name": "alpha", "port": 8001}]},
+    "gpu-empty": {"vllm_service_host": "0.0.0.0", "ansible_host": "10.0.0.23", "vllm_instances": []},
+})
+
+
+def test_a_host_with_instances_gives_one_backend_per_instance():
+    found = r.backends(["ws-01", "gpu-1", "gpu-tls"], INSTANCE_HOSTVARS, "router-1")
+    assert [b["name"] for b in found] == ["ws-01", "gpu-1/alpha", "gpu-1/beta", "gpu-tls/one"]
+    assert [b["url"] for b in found] == ["http://10.0.0.11:8000", "http://10.0.0.21:8001",
+                                         "http://10.0.0.21:8002", "https://10.0.0.22:9001"]
+    assert found[1] == {"name": "gpu-1/alpha", "url": "http://10.0.0.21:8001",
+                        "health_url": "http://10.0.0.21:8001/health", "target": "10.0.0.21:8001",
+                        "scheme": "http", "host": "gpu-1", "instance": "alpha"}
+    assert found[3]["scheme"] == "https" and found[3]["health_url"] == "https://10.0.0.22:9001/health"
+    # a host without instances: exactly the backend it always had
+    assert found[0] == r.backend("ws-01", HOSTVARS["ws-01"], "router-1")
+    assert "instance" not in found[0] and "host" not in found[0]
+    argv = r.router_argv("/opt/vllm-router", ROUTER, found)
+    start = argv.index("--worker-urls")
+    assert argv[start + 1:start + 5] == [b["url"] for b in found]
+
+
+def test_an_empty_instance_list_is_the_one_server():
+    assert r.backends(["gpu-empty"], INSTANCE_HOSTVARS, "router-1") == [
+        r.backend("gpu-empty", INSTANCE_HOSTVARS["gpu-empty"], "router-1")]
+    assert r.backends(["gpu-empty"], INSTANCE_HOSTVARS)[0]["name"] == "gpu-empty"
+    assert r.instances_of({"vllm_instances": "x"}) is None and r.instances_of(None) is None
+
+
+def test_instances_on_loopback_are_reachable_only_from_their_own_host():
+    assert [b["url"] for b in r.backends(["gpu-lo"], INSTANCE_HOSTVARS, "gpu-lo")] == ["http://127.0.0.1:8001"]
+    with pytest.raises(r.RouterError, match=r"server gpu-lo \(instance alpha\): vllm_service_host is 127.0.0.1"):
+        r.backends(["gpu-lo"], INSTANCE_HOSTVARS, "router-1")
+
+
+@pytest.mark.parametrize("item", [{"name": "a"}, {"port": 8001}, {"name": "a", "port": "x"},
+                                  {"name": "a", "port": 0}, "alpha"])
+def test_an_instance_without_a_name_or_port_is_refused(item):
+    with pytest.raises(r.RouterError, match=r"server h: vllm_instances\[0\] is .*accepted: a mapping with a name"):
+        r.backends(["h"], {"h": {"vllm_service_host": "0.0.0.0", "vllm_instances": [item]}}, "router-1")
+
+
+def test_scrape_config_has_one_target_per_instance_labelled_with_its_name():
+    servers = r.backends(["ws-01", "gpu-1", "gpu-tls"], INSTANCE_HOSTVARS, "mon")
+    config = r.scrape_config(servers, [], [], {"scrape_interval": "15s", "ca_file": "/etc/prometheus/vllm-ca.pem",
+                                               "ca_given": True})
+    jobs = {job["job_name"]: job for job in config["scrape_configs"]}
+    assert jobs["vllm"]["static_configs"] == [
+        {"targets": ["10.0.0.11:8000"], "labels": {"host": "ws-01"}},
+        {"targets": ["10.0.0.21:8001"], "labels": {"host": "gpu-1", "vllm_instance": "alpha"}},
+        {"targets": ["10.0.0.21:8002"], "labels": {"host": "gpu-1", "vllm_instance": "beta"}}]
+    assert jobs["vllm_tls"]["static_configs"] == [
+        {"targets": ["10.0.0.22:9001"], "labels": {"host": "gpu-tls", "vllm_instance": "one"}}]
+
+
+def test_drain_plan_never_meets_an_instance_backend():
+    hostvars = dict(INSTANCE_HOSTVARS, **{"router-1": {}})
+    servers = ["ws-01", "gpu-1", "gpu-lo"]
+    # vllm_rollout ends its role after the instances' gates: an instance host is never drained,
+    # and its plan is empty even where backend() would refuse it (loopback) or name another URL
+    for host in ("gpu-1", "gpu-lo", "gpu-tls"):
+        assert r.drain_plan(host, hostvars, servers + ["gpu-tls"], ["router-1"]) == {"worker_url": None,
+                                                                                    "routers": []}
+    # the one-server hosts behind the same router are drained as before, at their own URL
+    plan = r.drain_plan("ws-01", hostvars, servers, ["router-1"])
+    assert plan["worker_url"] == "http://10.0.0.11:8000"
+    assert plan["worker_url"] not in [b["url"] for b in r.backends(["gpu-1"], hostvars, "router-1")]
+    # an empty instance list is the one server: drained as before
+    assert r.drain_plan("gpu-empty", hostvars, ["gpu-empty"], ["router-1"])["worker_url"] == "http://10.0.0.23:8000"
+
+
+def test_workers_state_names_each_instance():
+    found = r.backends(["gpu-1"], INSTANCE_HOSTVARS, "router-1")
+    states = r.workers_state(found, {"urls": ["http://10.0.0.21:8001"]})
+    assert states == [{"name": "gpu-1/alpha", "url": "http://10.0.0.21:8001", "state": "healthy"},
+                      {"name": "gpu-1/beta", "url": "http://10.0.0.21:8002", "state": "out"}]
