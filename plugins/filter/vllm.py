@@ -60,7 +60,8 @@ description:
     C(vllm_model_revision_note); C(vllm_wsl_windows_ram) the Windows RAM the WSL sizing uses,
     C(vllm_wsl_notices) what the WSL role tells the user.
   - The router and the monitor (vllm_router) - C(vllm_router_backends) the servers as the router
-    reaches them, C(vllm_router_argv) its command line, C(vllm_router_input_errors) and
+    reaches them (one per instance, C(HOST/NAME), for a host with C(vllm_instances)),
+    C(vllm_router_argv) its command line, C(vllm_router_input_errors) and
     C(vllm_monitor_input_errors) their input checks, C(vllm_node_targets) and
     C(vllm_router_targets) what Prometheus scrapes besides the servers, C(vllm_prometheus_config)
     and C(vllm_prometheus_rules) its configuration and alert rules, C(vllm_gate_textfile) the
@@ -323,8 +324,9 @@ def vllm_service_warnings(host, api_key, tls=False):
 
 
 def vllm_router_backends(servers, hostvars, router_host=None):
-    """The servers of vllm_servers as the router reaches them (vllm_router.backends); a server
-    it cannot reach fails the task with the host's name."""
+    """The servers of vllm_servers as the router reaches them (vllm_router.backends; one per
+    instance of a host with vllm_instances); a server it cannot reach fails the task with the
+    host's name."""
     try:
         return vllm_router.backends(list(servers or []), hostvars or {}, router_host)
     except vllm_router.RouterError as err:
