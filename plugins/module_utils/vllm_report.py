@@ -501,7 +501,7 @@ def render_table(report, why_width=WHY_WIDTH):
             if not instance["ready"]:
                 details.append("  instance %s (port %s, %s): %s" % (
                     instance.get("name"), instance.get("port"), instance.get("unit") or "-",
-                    instance.get("message") or instance_state(instance)))
+                    instance_state(instance)))
         diagnosis = row.get("diagnosis")
         if isinstance(diagnosis, dict) and diagnosis.get("category"):
             details.append("  cause: %s%s" % (diagnosis["category"], (" - " + _one_line(diagnosis["summary"]))

@@ -167,3 +167,78 @@ def test_timings_on_request_and_the_report_after_them(tmp_path):
     # off by default
     proc = ansible_playbook(tmp_path, {"a": "ready"}, "-e", "vllm_report_path=")
     assert "VLLM TASK TIMINGS" not in proc.stdout
+
+
+INSTANCES_ROLE = """\
+---
+- name: Gate each instance (the loop results vllm_ready gives, one per instance)
+  ansible.builtin.set_fact:
+    __gates: "{{ __both_ready if fake_outcome == 'instances' else __one_down }}"
+  vars:
+    __alpha: {item: {name: alpha, port: 8001, unit: vllm@alpha.service}, ready: true, stage: ready,
+              elapsed_s: 12.4}
+    __both_ready:
+      - "{{ __alpha }}"
+      - {item: {name: beta, port: 8002, unit: vllm@beta.service}, ready: true, stage: ready, elapsed_s: 20}
+    __one_down:
+      - "{{ __alpha }}"
+      - {item: {name: beta, port: 8002, unit: vllm@beta.service}, ready: false, stage: connect,
+         elapsed_s: 30, msg: "vLLM is not ready at stage 'connect'", diagnosis: {category: port_in_use}}
+
+- name: Record the rollout result of every instance (as roles/vllm_rollout/tasks/instances.yml)
+  ansible.builtin.set_fact:
+    vllm_service_rollout:
+      host: "{{ inventory_hostname }}"
+      ready: "{{ __failed | length == 0 }}"
+      release: rel-2
+      attempted_release: rel-2
+      rolled_back: false
+      backend: cpu
+      vllm_version: 0.32.0
+      torch_version: 2.13.0+cpu
+      diagnosis: "{{ (__failed | first | default({})).diagnosis | default(none) }}"
+      instances: "{{ __rows }}"
+  vars:
+    __rows: "{{ __gates | map('vllm_instance_gate_row') | list }}"
+    __failed: "{{ __rows | rejectattr('ready') | list }}"
+
+- name: Fail the host whose instance is not ready
+  ansible.builtin.fail:
+    msg: "{{ vllm_service_rollout.instances | rejectattr('ready') | map(attribute='message') | list }}"
+  when: not vllm_service_rollout.ready
+"""
+
+
+def test_the_report_has_a_line_per_instance_under_its_host(tmp_path):
+    hosts = {"a": "ready", "i-bad": "instances_down", "i-ok": "instances"}
+    fakefleet.write(tmp_path, hosts)
+    roles = tmp_path / "roles"
+    (roles / "vllm_inst" / "tasks").mkdir(parents=True)
+    (roles / "vllm_inst" / "tasks" / "main.yml").write_text(INSTANCES_ROLE)
+    site = tmp_path / "instances.yml"
+    site.write_text("- name: Instances\n  hosts: i-*\n  gather_facts: false\n  roles:\n    - role: vllm_inst\n"
+                    "- name: One server\n  hosts: a\n  gather_facts: false\n  roles:\n    - role: vllm_fake\n")
+    path = tmp_path / "report.json"
+    proc = ansible_playbook(tmp_path, hosts, "-e", "vllm_report_path=%s" % path, playbook=str(site))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    report = json.loads(path.read_text())
+    assert statuses(report) == {"a": "ready", "i-bad": "not ready", "i-ok": "ready"}
+    rows = dict((row["host"], row) for row in report["hosts"])
+    assert rows["a"]["instances"] is None
+    assert rows["i-ok"]["instances"][0] == {"name": "alpha", "port": 8001, "unit": "vllm@alpha.service",
+                                            "ready": True, "elapsed_s": 12.4, "stage": None, "diagnosis": None,
+                                            "message": None}
+    assert rows["i-bad"]["instances"][1]["diagnosis"] == "port_in_use"
+    assert rows["i-bad"]["why"] == "instance not ready: beta (port 8002, stage connect, port_in_use)"
+    text = proc.stdout[proc.stdout.index("VLLM FLEET REPORT"):]
+    lines = text.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("i-bad  not ready")))
+    assert lines[at + 1:at + 3] == ["  alpha  port 8001  vllm@alpha.service  ready after 12 s",
+                                    "  beta   port 8002  vllm@beta.service   NOT READY at stage connect: port_in_use"]
+    at = lines.index(next(line for line in lines if line.startswith("i-ok   ready")))
+    assert lines[at + 1:at + 3] == ["  alpha  port 8001  vllm@alpha.service  ready after 12 s",
+                                    "  beta   port 8002  vllm@beta.service   ready after 20 s"]
+    # the host with one server: its line and no instance line under it
+    at = lines.index(next(line for line in lines if line.startswith("a      ready")))
+    assert lines[at + 1].startswith("i-bad")
+    assert "NOT OK: 3 targeted: 2 ready, 0 rolled back, 1 not ready" in text
