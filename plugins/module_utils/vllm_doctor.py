@@ -48,7 +48,8 @@ How a diagnosis is made
    ``torchvision_torch_mismatch``, ``system_lib_too_old``, ``native_windows_unsupported``,
    ``vllm_too_old_for_model``, ``pp_unsupported``, ``reinit_in_forked_subprocess``, ``ray_not_installed``,
    ``dependency_too_old``, ``dependency_version_mismatch``, ``v1_engine_unsupported``,
-   ``attention_backend_unknown``, ``triton_libcuda_not_found`` and more: each rule's comment in _RULE_TABLE names the raise site it
+   ``attention_backend_unknown``, ``triton_libcuda_not_found``, ``vllm_not_installed``,
+   ``wrapper_config_key_missing``, ``embedding_checkpoint_needs_pooling_task`` and more: each rule's comment in _RULE_TABLE names the raise site it
    was written from).
    Some causes need the traceback around the exception line (``_caller_findings``): who passed vLLM
    an argument or imported a vllm module it lacks (a wrapper written for another release:

@@ -51,8 +51,9 @@ def _adjust(findings, lines, facts, live):
         elif rule == "no_current_loop" and any(f.rule == "died" for f in findings):
             finding = Finding(finding.category, CONTEXT_WEAK, finding.line, rule, finding.match, "noise")
         elif rule == "tokenizer_class":
+            # trust_remote_code already on (vLLM's own advice on the finding's line does not count)
             if any("trust_remote_code=true" in l.low.replace(" ", "") or "'trust_remote_code': true" in l.low
-                   for l in lines):
+                   for l in lines if l is not finding.line):
                 finding = Finding(finding.category, 35, finding.line, rule, finding.match, finding.kind)
         out.append(finding)
 

@@ -156,6 +156,13 @@ def _fix_cuda(finding, facts, live, lines):
     text = finding.line.text
     if finding.rule == "quantization_unsupported":
         match = finding.match
+        if match and "marlin" in (match.group(1) or "").lower():
+            return ("The checkpoint's quantization is run with vLLM's Marlin kernels here (weight-only FP8 on a device "
+                    "without FP8 compute, GPTQ/AWQ Marlin), which this build does not have (%s is missing from its "
+                    "compiled ops): Marlin is CUDA-only, and this is a build for another platform (CPU, ROCm, an "
+                    "NPU/XPU plugin). Serve a checkpoint quantized the way this platform supports (the plugin's docs "
+                    "name them, e.g. W8A8 INT8) or an unquantized one (vllm_model_source), or set "
+                    "vllm_service_options.quantization to a method this platform implements." % match.group(1))
         if match and match.re.groups < 3:  # Triton's FP8 dtype check: the GPU has no e4m3 FP8 at all
             return ("The checkpoint's FP8 weights need FP8 (%s) kernels this GPU cannot run (e4m3 FP8 needs compute "
                     "capability 8.9, Ada or newer). Serve an unquantized or a GPTQ/AWQ checkpoint (vllm_model_source), or "
@@ -508,6 +515,17 @@ def _fix_tp(finding, facts, live, lines):
                 "joined Ray with (ray start --node-ip-address; check `ray status` / `ray list nodes`) and do the same "
                 "on every node. If the address is right, this node has no free GPU for that bundle: start vLLM on a "
                 "GPU node." % node)
+    if finding.rule == "invalid_ordinal" and "NVMLError_InvalidArgument" in text:
+        return ("vLLM asked NVML for a GPU by an index this host does not have: CUDA_VISIBLE_DEVICES "
+                "(vllm_service_env), or a wrapper's per-stage or per-engine device list, names a GPU that is not there (check "
+                "`nvidia-smi -L`). List only existing GPUs, or on fewer GPUs put every stage or engine on the ones "
+                "there are (and lower tensor_parallel_size in vllm_service_options to match).")
+    if finding.rule == "gpus_exceed" and re.search(r"DP adjusted local rank|Stage \d+ requires", text):
+        return ("A worker (or a stage of a multi-stage server such as vLLM-Omni) was given fewer GPUs than its "
+                "parallel sizes need: tensor_parallel_size x data_parallel_size x pipeline_parallel_size must fit the "
+                "GPUs it sees. Lower them in vllm_service_options to the visible GPUs (a top-level "
+                "tensor_parallel_size applies to every stage of vLLM-Omni: set each stage's devices and sizes in its "
+                "stage config instead), or make more GPUs visible (CUDA_VISIBLE_DEVICES in vllm_service_env).")
     if finding.rule == "quant_tp_misaligned":
         return ("The quantized checkpoint's layers do not split into whole quantization groups over "
                 "tensor_parallel_size%s (each GPU's slice of a layer must be a multiple of the group size, "
@@ -696,6 +714,19 @@ vllm_release_bug DeepGEMM
     without FP8 layers. Set vllm_service_env {VLLM_DEEP_GEMM_WARMUP: "skip", VLLM_USE_DEEP_GEMM: "0"}
     (no DeepGEMM kernels are needed then), or move vllm_install_version to a release that checks first;
     install deep_gemm in the service venv only where the model has FP8 block-quantized layers.
+dependency_version_mismatch revision\sor\sa\sversion
+    Two packages in vLLM's environment are of releases that do not fit each other: the installed kernels
+    (0.15 or newer) requires a version or revision on every LayerRepository, and the installed
+    transformers (imported by vLLM at start) builds them without one. Pin kernels below 0.15 in the
+    service venv, or upgrade transformers to a release made for kernels 0.15 (or the pair that
+    vllm_install_version's requirements name); an install that upgrades everything unpinned is what
+    brings such pairs together.
+dependency_version_mismatch Numba\sneeds\sNumPy
+    The installed NumPy is outside the range the installed numba supports (numba checks it at import;
+    vLLM imports numba at start): another package's install moved NumPy past what numba allows. Pin
+    NumPy to the range numba names in the service venv (or the NumPy that vllm_install_version's
+    requirements lock), or install the numba release made for that NumPy; run the playbook again so
+    that vllm_install syncs the venv to its lock file.
 dependency_too_old DeepGEMM
     vLLM called a DeepGEMM kernel (FP8 block-quantized layers on a Hopper/Blackwell GPU) and the
     optional deep_gemm package is missing from the service venv or older than this vLLM needs. Install
@@ -785,6 +816,10 @@ def _fix_generic_cause(finding, facts, text):
                 "requirements pin for vllm_install_version); in a container or serving platform, use the image "
                 "whose packages were built for this vLLM release, or pin vllm_install_version to a release that "
                 "accepts the installed package.")
+    if finding.rule == "dependency_version_mismatch":
+        return ("Two packages in vLLM's environment are of releases that do not fit each other (not vLLM's own "
+                "check): install the pair the installed vLLM's requirements pin (run the playbook again: "
+                "vllm_install syncs the venv to its lock file; vllm_python_rebuild: true builds a fresh one).")
     if finding.rule == "v1_engine_unsupported":
         return _WORD_FIXES[("engine_core_generic", finding.rule)] % (_first_group(match) or "this option").strip()
     if finding.rule == "vllm_release_bug":
@@ -806,6 +841,12 @@ vllm_dependency_missing
     package removed afterwards). Run the playbook again: vllm_install checks the venv against its lock
     file and reinstalls every locked package when one is missing; vllm_python_rebuild: true builds a
     fresh release venv beside it.
+wrapper_config_key_missing
+    The tool around vLLM (a Hydra/OmegaConf-based trainer or server such as verl or vLLM-Omni) reads the
+    config key '%s', which the config it loaded does not have: a hand-written config (a custom stage or
+    trainer YAML) without it, defaults the tool did not merge in, or a config written for another release
+    of the tool. Add the key (the tool's bundled config for this model shows its value), start from that
+    bundled config, or use the tool release the config was written for.
 dependency_call_mismatch
     Two packages in vLLM's environment are of releases that do not fit each other: one calls %s() of
     another with the keyword '%s', which the installed release of that one does not take. Install the
@@ -846,13 +887,6 @@ tensor_parallel_config duplicate_gpu
     each rank needs a GPU of its own. Set tensor_parallel_size (times pipeline_parallel_size) in
     vllm_service_options to at most the GPUs the server can see, make CUDA_VISIBLE_DEVICES (in
     vllm_service_env) list each GPU once, and give servers that share a host different GPUs.
-engine_core_generic dependency_version_mismatch
-    Two packages in vLLM's environment are of releases that do not fit each other: the installed kernels
-    (0.15 or newer) requires a version or revision on every LayerRepository, and the installed
-    transformers (imported by vLLM at start) builds them without one. Pin kernels below 0.15 in the
-    service venv, or upgrade transformers to a release made for kernels 0.15 (or the pair that
-    vllm_install_version's requirements name); an install that upgrades everything unpinned is what
-    brings such pairs together.
 cuda_driver_mismatch attention_backend_unsupported
     The attention backend vLLM picked does not run on this GPU (FlashAttention needs compute
     capability 8.0, Ampere or newer, FlashInfer 7.5; V100/T4 are older), or XFormers was picked for a
@@ -994,6 +1028,19 @@ model_files bnb_checkpoint_without_bnb_load_format
     statistics, e.g. Unsloth's *-bnb-4bit), but vLLM loads it as a plain checkpoint. Set quantization:
     bitsandbytes in vllm_service_options (and load_format: bitsandbytes on releases before 0.7), or
     serve the 16-bit model instead (vllm_model_source).
+engine_core_generic vllm_not_installed
+    The Python that was to run vLLM cannot import it: vLLM is not installed in that environment (a Ray
+    job or worker whose runtime environment lacks it, a venv or image other than the one vLLM was
+    installed into, an install that failed). Install it where the process runs: this project installs
+    vllm_install_version into the service venv; on Ray use that venv or image on every node, or give
+    the job a runtime_env that installs it. Check with `python -c "import vllm"` as the service user.
+model_files embedding_checkpoint_needs_pooling_task
+    The checkpoint is a pooling model (a sequence-classification, reward or embedding model: its
+    'score' or 'classifier' head, or weights without the generator's names), but vLLM built the
+    generative class config.json names and finds no place for them. Serve it as a pooling model:
+    vllm_service_options {runner: pooling, convert: classify} (0.10 and newer; {task: classify} or
+    {task: embed} before), or set architectures in config.json to its ...ForSequenceClassification
+    class; to generate text, serve a checkpoint without the head (vllm_model_source).
 engine_core_generic wrapper_code_bug
     A string-formatting error (a logging or % format call whose arguments do not fit its format string)
     in the code that starts vLLM: a bug of that code (a wrapper, a plugin, or vLLM), not of the setup.

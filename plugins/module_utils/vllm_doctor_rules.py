@@ -212,6 +212,11 @@ quantization_unsupported cuda_driver_mismatch CERTAIN
 # an FP8 checkpoint (fused MoE, block-scaled FP8 linear) cannot be built on it
 quantization_unsupported cuda_driver_mismatch CERTAIN
     type (fp8e4nv|fp8e4b8|fp8e4b15|fp8e5b16) not supported in this architecture
+# vllm/_custom_ops.py calls torch.ops._C.<marlin op>: Marlin kernels (weight-only FP8 on GPUs without
+# FP8 compute, GPTQ/AWQ Marlin) are CUDA kernels; a build for another platform (CPU, ROCm, an NPU/XPU
+# plugin) has no such op, so this quantization path does not exist there
+quantization_unsupported cuda_driver_mismatch SPECIFIC
+    '_OpNamespace' '_C' object has no attribute '(\w*marlin\w*)'
 # vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
 # needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
 attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
@@ -448,6 +453,11 @@ s3_uri_path_bug model_files CERTAIN
 # place for. A top-level name is a prefix the checkpoint adds or lacks (a multimodal checkpoint's
 # language_model./visual. under a text-only architecture or the reverse, torch.compile's _orig_mod.,
 # PEFT's base_model.); a deeper name is a tensor this class (or release) does not define
+# the same loader: a top-level 'score' (or 'classifier') tensor is the head transformers'
+# *ForSequenceClassification (and reward models) save, so config.json's generative class was built for a
+# classification/reward checkpoint: it must be served as a pooling model
+embedding_checkpoint_needs_pooling_task model_files CERTAIN+2
+    There is no module or parameter named '(score|classifier)' in (\w+)
 checkpoint_prefix_mismatch model_files CERTAIN
     There is no module or parameter named '([A-Za-z_]\w*)' in (\w+)
 checkpoint_weight_name_mismatch model_files CERTAIN
@@ -544,6 +554,10 @@ remote_code trust_remote_code CERTAIN
     pass the argument [`'\"]?trust_remote_code=true
 tokenizer_class trust_remote_code 55
     Tokenizer class \w+ does not exist or is not currently imported
+# vllm/transformers_utils/tokenizer.py get_tokenizer: transformers could not find the tokenizer class
+# and trust_remote_code is off; vLLM re-raises it as this RuntimeError (with or without backquotes)
+tokenizer_class trust_remote_code SPECIFIC
+    Failed to load the tokenizer\. If the tokenizer is a custom tokenizer
 # ---- tensor parallel ---------------------------------------------------------------------
 heads_div tensor_parallel_config CERTAIN
     Total number of (?:attention|key-value|kv) heads \((\d+)\) must be divisible by tensor parallel size \((\d+)\)
@@ -564,6 +578,17 @@ gpus_exceed tensor_parallel_config CERTAIN
     set tensor_parallel_size to less than max local gpu count
     tensor parallel size.* greater than .*GPUs
     Placement group bundle cannot have more than
+# vllm/v1/worker/gpu_worker.py init_device asserts that a rank's local index (data-parallel local rank x
+# TP x PP + its TP/PP rank) is below the devices this process sees: a data- or tensor-parallel size over
+# the GPUs it was given (vLLM-Omni: a top-level --tensor-parallel-size reaching a stage given one GPU).
+# With 0 devices the process sees no GPU at all: no_gpu_visible
+gpus_exceed tensor_parallel_config CERTAIN
+    DP adjusted local rank (\d+) is out of bounds(?! for 0 devices)(?!\. Device count: 0)(?: for (\d+) devices?)?
+# vLLM-Omni's stage planner (stage_init_utils, stage_runtime): a stage's parallel sizes (TP x DP x PP x
+# CFG/sequence parallel) ask for more devices than the stage is given or the process can see
+    Stage \d+ requires (\d+) devices?(?:\(s\))?(?: based on \w+)?, but (?:only )?(\d+) devices?(?:\(s\))? (?:are|is) (?:visible|available)
+no_gpu_visible cuda_driver_mismatch SPECIFIC
+    DP adjusted local rank \d+ is out of bounds(?: for 0 devices|\. Device count: 0)
 tp_generic tensor_parallel_config LIKELY
     tensor[-_ ]parallel[-_ ]size\W{0,3}\d*\)?.{0,40}(?:exceeds?|is larger than|is greater than|cannot divide|must divide|not divisible|more than the number)
 # NCCL init.cc (ncclInvalidUsage): two ranks of one communicator on one GPU (a GPU listed twice, a
@@ -573,6 +598,11 @@ duplicate_gpu tensor_parallel_config SPECIFIC
 invalid_ordinal tensor_parallel_config LIKELY
     invalid device ordinal
     CUDA_VISIBLE_DEVICES.*(?:fewer|less) than
+# vllm/platforms/cuda.py (NvmlCudaPlatform: get_device_capability, get_device_name, ...) asks NVML for
+# a physical GPU by index; Invalid Argument means the host has no GPU of that index (CUDA_VISIBLE_DEVICES,
+# or a wrapper's per-stage / per-engine device list, naming one the host does not have)
+invalid_ordinal tensor_parallel_config LIKELY
+    NVMLError_InvalidArgument\b
 # vllm/model_executor/layers/quantization (awq.py, gptq.py create_weights; marlin_utils
 # verify_marlin_supports_shape): a quantized layer's per-GPU slice must be a whole number of groups
 quant_tp_misaligned tensor_parallel_config CERTAIN
@@ -746,6 +776,8 @@ ready_timeout engine_core_generic 35 wrapper
 # argparse: a flag this vLLM does not have (or "--flag value" passed as one argument)
 unrecognized_argument engine_core_generic CERTAIN
     error: unrecognized arguments?: (.+)$
+# the same message with argparse's "prog: error: " left out by the wrapper that re-raised it
+    ^unrecognized arguments?: (-{1,2}\w\S*.*)$
     error: argument [\w/-]+: invalid choice: (.+)$
     error: argument [\w/-]+: invalid \w+ value: (.+)$
 # vllm/engine/arg_utils.py: options typed as a config class (--compilation-config/-O,
@@ -855,6 +887,9 @@ dependency_too_old engine_core_generic SPECIFIC
 # before the fix do not give when transformers.integrations.hub_kernels is imported
 dependency_version_mismatch engine_core_generic SPECIFIC
     Either a revision or a version must be specified
+# numba/__init__.py _ensure_critical_deps: numba supports a NumPy range (vLLM imports numba for its
+# n-gram proposer and other kernels); a NumPy outside it, upgraded by another package, stops the import
+    Numba needs NumPy ([\d.]+) or (less|greater)\. Got NumPy ([\d.]+)
 # vllm/engine/arg_utils.py _raise_or_fallback (0.8-0.9): with VLLM_USE_V1=1 set explicitly, a feature
 # the V1 engine did not support yet is an error instead of a fallback to V0
 v1_engine_unsupported engine_core_generic SPECIFIC
@@ -863,6 +898,20 @@ v1_engine_unsupported engine_core_generic SPECIFIC
 # imports it) but is not installed in the environment vLLM runs in
 ray_not_installed engine_core_generic SPECIFIC
     No module named '?ray'?(?:$|[^.\w])
+# the Python that was to run vLLM cannot import it at all: vLLM is not installed in that environment (a
+# Ray job's or worker's runtime environment, another venv or image than the one vLLM went into)
+vllm_not_installed engine_core_generic SPECIFIC
+    No module named '?vllm'?(?:$|[^.\w])
+# Ray's LLM APIs (ray.serve.llm, ray.data.llm, the ray.llm package) first shipped in Ray 2.43-2.44: code
+# written for them (a Ray Serve LLM deployment of vLLM) on an older Ray
+wrapper_dependency_version_mismatch engine_core_generic SPECIFIC
+    No module named '(ray)\.((?:serve\.llm|data\.llm|llm)(?:\.\w+)*)'
+# OmegaConf (the structured configs of Hydra-based wrappers: verl, vLLM-Omni's stage configs): a key the
+# wrapper's code reads is not in the config it loaded (a hand-written YAML without it, defaults not
+# merged in, a config written for another release of the wrapper)
+wrapper_config_key_missing engine_core_generic SPECIFIC
+    omegaconf\.errors\.(?:ConfigAttributeError|ConfigKeyError): Missing key (\w+)
+    omegaconf\.errors\.MissingMandatoryValue: Missing mandatory value: ([\w.]+)
 # numpy's ABI check: an extension compiled against NumPy 1.x imported under NumPy 2
 numpy_abi_mismatch engine_core_generic SPECIFIC
     A module that was compiled using NumPy 1\.x cannot be run in

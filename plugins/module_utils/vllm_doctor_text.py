@@ -28,9 +28,10 @@ _CTRL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 _LEVELS = r"(?:INFO|WARNING|WARN|ERROR|DEBUG|CRITICAL|FATAL|NOTICE|DEFAULT)"
 _PREFIX_RES = [
-    # journald short / short-iso: "Aug 19 18:34:30 host vllm[8707]: "
+    # journald short / short-iso: "Aug 19 18:34:30 host vllm[8707]: " (argparse's "unrecognized arguments: "
+    # after a docker timestamp is no host and unit)
     re.compile(r"^(?:[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}|\d{4}-\d{2}-\d{2}T[\d:.]+(?:[+-]\d{2}:?\d{2}|Z)?)"
-               r"\s+[^\s:]+\s+[\w.@/-]+(?:\[\d+\])?:\s"),
+               r"\s+(?!unrecognized arguments?:)[^\s:]+\s+[\w.@/-]+(?:\[\d+\])?:\s"),
     # "[resource.labels.containerName: vllm] " after a GKE timestamp, or severity + ISO time
     re.compile(r"^" + _LEVELS + r"\s+(?=\[?\d{4}-\d{2}-\d{2}[T ])"),
     re.compile(r"^\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|\s?[+-]\d{2}:?\d{2})?\]?\s*"),

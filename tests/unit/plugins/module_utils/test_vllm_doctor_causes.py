@@ -453,3 +453,120 @@ def test_an_attention_backend_the_release_does_not_have():
     assert "VLLM_ATTENTION_BACKEND" in got["fix"] and "vllm_service_env" in got["fix"]
     got = D.diagnose("ValueError: Invalid attention backend for cuda\n")
     assert got.get("cause") == "attention_backend_unknown", got
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules written after held-out set AC (heldout-ac) was scored: other wordings of the same causes
+# ---------------------------------------------------------------------------------------------
+
+def test_a_process_that_cannot_import_vllm_at_all():
+    # a Ray worker's runtime environment without vLLM; "No module named 'vllm.x'" stays another cause
+    got = D.diagnose("(LLMRayActor pid=311) ModuleNotFoundError: No module named 'vllm'\n")
+    assert (got["category"], got["cause"]) == ("engine_core_generic", "vllm_not_installed"), got
+    assert "runtime_env" in got["fix"] and "vllm_install_version" in got["fix"]
+    assert D.diagnose("ModuleNotFoundError: No module named vllm\n").get("cause") == "vllm_not_installed"
+    assert D.diagnose("ModuleNotFoundError: No module named 'vllm.entrypoints.foo'\n").get("cause") != \
+        "vllm_not_installed"
+
+
+def test_a_data_parallel_rank_past_the_visible_gpus():
+    # vllm/v1/worker/gpu_worker.py init_device, the wordings of several releases
+    for line in ("AssertionError: DP adjusted local rank 3 is out of bounds for 2 devices.\n",
+                 "(Worker_DP1 pid=90) AssertionError: DP adjusted local rank 1 is out of bounds. \n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("tensor_parallel_config", "gpus_exceed"), (line, got)
+        assert "data_parallel_size" in got["fix"] and "vllm_service_options" in got["fix"]
+    # with no device at all the process sees no GPU
+    for line in ("AssertionError: DP adjusted local rank 0 is out of bounds for 0 devices.\n",
+                 "AssertionError: DP adjusted local rank 0 is out of bounds. Device count: 0\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "no_gpu_visible"), (line, got)
+
+
+def test_a_multi_stage_server_stage_needing_more_devices():
+    # vLLM-Omni's stage planner, two wordings
+    for line in ("RuntimeError: Orchestrator initialization failed: Stage 1 requires 2 devices, but only 1 device "
+                 "is visible\n",
+                 "ValueError: Stage 0 requires 4 device(s) based on parallel_config, but 2 device(s) are available: "
+                 "['0', '1']\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("tensor_parallel_config", "gpus_exceed"), (line, got)
+        assert "stage" in got["fix"]
+
+
+def test_nvml_asked_for_a_gpu_index_the_host_lacks():
+    log = ("  File \"/opt/venv/lib/python3.12/site-packages/vllm/platforms/cuda.py\", line 409, in get_device_name\n"
+           "    handle = pynvml.nvmlDeviceGetHandleByIndex(physical_device_id)\n"
+           "pynvml.NVMLError_InvalidArgument: Invalid Argument\n")
+    got = D.diagnose(log)
+    assert (got["category"], got["cause"]) == ("tensor_parallel_config", "invalid_ordinal"), got
+    assert "CUDA_VISIBLE_DEVICES" in got["fix"] and "nvidia-smi -L" in got["fix"]
+
+
+def test_vllm_rewording_a_custom_tokenizer_it_could_not_load():
+    # vllm/transformers_utils/tokenizer.py; its own advice on the line is no sign the option is set
+    got = D.diagnose("RuntimeError: Failed to load the tokenizer. If the tokenizer is a custom tokenizer not yet "
+                     "available in the HuggingFace transformers library, consider setting `trust_remote_code=True` "
+                     "in LLM or using the `--trust-remote-code` flag in the CLI.\n")
+    assert (got["category"], got["cause"]) == ("trust_remote_code", "tokenizer_class"), got
+    assert "trust_remote_code: true" in got["fix"]
+
+
+def test_argparse_message_without_its_program_prefix():
+    # a wrapper that re-raises argparse's message alone
+    got = D.diagnose("unrecognized arguments: --stage-1-gpu-memory-utilization 0.4\n")
+    assert (got["category"], got["cause"]) == ("engine_core_generic", "unrecognized_argument"), got
+    assert "--stage-1-gpu-memory-utilization" in got["fix"]
+    # prose that merely mentions the words is not a log line of argparse
+    assert D.diagnose("I keep getting unrecognized arguments: what does it mean\n").get("cause") != \
+        "unrecognized_argument"
+
+
+def test_ray_older_than_its_llm_modules():
+    for module in ("ray.serve.llm", "ray.data.llm", "ray.llm._internal.serve"):
+        got = D.diagnose("ModuleNotFoundError: No module named '%s'\n" % module)
+        assert (got["category"], got["cause"]) == ("engine_core_generic", "wrapper_dependency_version_mismatch"), got
+        assert "ray" in got["fix"]
+    # Ray itself missing stays its own cause
+    assert D.diagnose("ModuleNotFoundError: No module named 'ray'\n").get("cause") == "ray_not_installed"
+
+
+def test_a_wrapper_config_without_a_key_it_reads():
+    for line, key in (("omegaconf.errors.ConfigAttributeError: Missing key rollout_n\n", "rollout_n"),
+                      ("omegaconf.errors.ConfigKeyError: Missing key engine_args\n", "engine_args"),
+                      ("omegaconf.errors.MissingMandatoryValue: Missing mandatory value: "
+                       "actor_rollout_ref.model.path\n", "actor_rollout_ref.model.path")):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("engine_core_generic", "wrapper_config_key_missing"), got
+        assert key in got["fix"]
+
+
+def test_a_classification_head_in_a_generative_class():
+    # a sequence-classification / reward checkpoint whose config.json keeps the generative architecture
+    for line in ("ValueError: There is no module or parameter named 'score' in Qwen2ForCausalLM\n",
+                 "ValueError: There is no module or parameter named 'classifier' in LlamaForCausalLM\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("model_files", "embedding_checkpoint_needs_pooling_task"), got
+        assert "runner: pooling" in got["fix"]
+    # another top-level name is still a prefix mismatch
+    got = D.diagnose("ValueError: There is no module or parameter named 'language_model' in LlamaForCausalLM\n")
+    assert got.get("cause") == "checkpoint_prefix_mismatch", got
+
+
+def test_numba_refusing_the_installed_numpy():
+    for line in ("ImportError: Numba needs NumPy 2.4 or less. Got NumPy 2.5.\n",
+                 "ImportError: Numba needs NumPy 1.22 or greater. Got NumPy 1.21.\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("engine_core_generic", "dependency_version_mismatch"), got
+        assert "NumPy" in got["fix"] and "numba" in got["fix"]
+    # the kernels/transformers pair keeps its own fix
+    got = D.diagnose("ValueError: Either a revision or a version must be specified.\n")
+    assert got["cause"] == "dependency_version_mismatch" and "LayerRepository" in got["fix"]
+
+
+def test_marlin_kernels_missing_from_a_build_for_another_platform():
+    # vLLM's CPU build and ROCm (vllm#12267, vllm#19727) lack the CUDA Marlin ops
+    for op in ("gptq_marlin_repack", "awq_marlin_repack", "marlin_gemm"):
+        got = D.diagnose("AttributeError: '_OpNamespace' '_C' object has no attribute '%s'\n" % op)
+        assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "quantization_unsupported"), got
+        assert op in got["fix"] and "vllm_model_source" in got["fix"]
