@@ -5,11 +5,13 @@ The default scenario's side effect (molecule/shared/hostile_runs.yml). The input
 tests/vllm_fuzz.py with its fixed seed: one bad input of each category of
 vllm_fuzz.REAL_CATEGORIES (reserved option, argv injection through a value, hostile option
 name, value out of vLLM's range, hostile environment name and value, host, served name, API key),
-then one run of awkward but legal inputs. After every run:
+then one run of awkward but legal inputs. The refused runs go PARALLEL at a time (each fails in
+the preflight, before anything on the host changes); the served one runs last, alone:
 
-* refused: the run failed in the preflight naming the input ("nothing was changed"); every file
-  the service reads is byte for byte what it was, the server is the same process, it answers
-  /health and listens on 127.0.0.1 only; a secret never shows in the output;
+* refused: each run failed in the preflight naming the input ("nothing was changed") and a secret
+  never shows in its output; after the last, every file the service reads is byte for byte what it
+  was before the first, the server is the same process, no secret is in a rendered file, and it
+  answers /health and a completion on 127.0.0.1 only;
 * served: the run passed; the options file read by the server venv's own PyYAML, and the
   server's environment as systemd gave it (/proc/PID/environ), hold exactly what was given;
   the server listens on 127.0.0.1 only, wants the new (awkward) API key, answers a completion
@@ -24,6 +26,7 @@ Every run is bounded (RUN_TIMEOUT), every request too (REQUEST_TIMEOUT). Usage:
     hostile_runs.py --inventory INVENTORY --container NAME
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -43,6 +46,7 @@ from vllm_fuzz import SEED, real_run_cases, served_inputs  # noqa: E402
 PLAYBOOK = shutil.which("ansible-playbook", path=os.path.dirname(sys.executable)) or "ansible-playbook"
 RUN_TIMEOUT = 900  # one site.yml run: the served one restarts and gates a CPU server
 REQUEST_TIMEOUT = 120
+PARALLEL = 3  # refused runs at a time: each is mostly the controller's Ansible start-up
 PORT = 8000
 NAME = "tiny-llama"
 SERVER = "^/opt/vllm/current/venv/bin/python -m vllm.entrypoints.openai.api_server"
@@ -200,25 +204,47 @@ def answers_on_loopback(box, key=None):
     check(json.loads(body)["usage"]["completion_tokens"] >= 1, "a completion without tokens")
 
 
-def refused(box, inventory, case, index, total):
-    before, pid = box.snapshot(), box.server_pid()
+def refused_run(inventory, case):
+    """One refused run: it fails in the preflight naming the input, and its output never shows
+    the case's secret. Returns how long it took."""
     proc, took = site(inventory, case["extra"])
     out = proc.stdout
-    check(proc.returncode != 0, "the run passed", out)
+    check(proc.returncode != 0, "%s: the run passed" % case["category"], out)
     errors = failure_messages(out)
-    check(case["needle"] in errors, "no error line %r" % case["needle"], out)
-    check("Invalid input, nothing was changed on" in errors, "not refused by the preflight", out)
+    check(case["needle"] in errors, "%s: no error line %r" % (case["category"], case["needle"]), out)
+    check("Invalid input, nothing was changed on" in errors,
+          "%s: not refused by the preflight" % case["category"], out)
     if case["secret"]:
-        check(case["secret"] not in out, "the secret shows in the run's output")
-        check(not any(case["secret"] in box.run(["cat", p]).stdout for p in RENDERED),
-              "the secret is in a rendered file")
+        check(case["secret"] not in out, "%s: the secret shows in the run's output" % case["category"])
+    return took
+
+
+def refused_all(box, inventory, cases, total):
+    """Every refused case, PARALLEL runs at a time (each fails in the preflight, before anything
+    on the host changes, so they cannot disturb each other): the files the service reads and the
+    server's pid taken before the first and compared after the last, the server answering on
+    loopback, no case's secret in a rendered file."""
+    before, pid = box.snapshot(), box.server_pid()
+    start = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=PARALLEL) as pool:
+        futures = [pool.submit(refused_run, inventory, case) for case in cases]
+        # in order, so the first failure named is the first case's
+        took = [future.result() for future in futures]
+    wall = time.monotonic() - start
     after = box.snapshot()
     changed = sorted(p for p in set(before) | set(after) if before.get(p) != after.get(p))
-    check(not changed, "files changed by a refused run: %s" % changed)
+    check(not changed, "files changed by the refused runs: %s" % changed)
     check(box.server_pid() == pid, "the server was restarted (pid %s, was %s)" % (box.server_pid(), pid))
+    rendered = "".join(box.run(["cat", path]).stdout for path in RENDERED)
+    for case in cases:
+        check(not (case["secret"] and case["secret"] in rendered),
+              "%s: the secret is in a rendered file" % case["category"])
     answers_on_loopback(box)
-    print("[%d/%d] %-25s refused in %5.1f s: %s; files unchanged, server pid %d unchanged, answering"
-          % (index, total, case["category"], took, case["needle"][:70], pid), flush=True)
+    for index, (case, seconds) in enumerate(zip(cases, took), 1):
+        print("[%d/%d] %-25s refused in %5.1f s: %s" % (index, total, case["category"], seconds,
+                                                         case["needle"][:70]), flush=True)
+    print("%d refused runs, %d at a time, in %.1f s: files unchanged, server pid %d unchanged, "
+          "answering on loopback" % (len(cases), PARALLEL, wall, pid), flush=True)
 
 
 def served(box, inventory, extra, index, total):
@@ -265,8 +291,7 @@ def main(argv=None):
     cases = real_run_cases(SEED)
     total = len(cases) + 1
     start = time.monotonic()
-    for index, case in enumerate(cases, 1):
-        refused(box, args.inventory, case, index, total)
+    refused_all(box, args.inventory, cases, total)
     served(box, args.inventory, served_inputs(SEED), total, total)
     print("%d real runs of generated inputs in %.0f s" % (total, time.monotonic() - start))
     return 0
