@@ -52,3 +52,19 @@ def test_beta_is_stopped_and_removed(host):
 
 def test_beta_model_kept(host):
     assert host.file("/srv/models/tiny-b/config.json").exists
+
+
+def test_beta_files_were_copied_before_removal(host):
+    """Nothing removed without a copy: beta's options and environment are under
+    /etc/vllm/removed/ (root only), byte for byte what beta ran with (its port and name)."""
+    removed = host.file("/etc/vllm/removed")
+    assert removed.is_directory and removed.user == "root" and removed.mode == 0o700
+    names = host.check_output("ls -1 /etc/vllm/removed").splitlines()
+    options = [n for n in names if n.startswith("etc_vllm_instances_beta.yaml.")]
+    env = [n for n in names if n.startswith("etc_vllm_instances_beta.env.")]
+    assert len(options) == 1 and len(env) == 1, names
+    copy = host.file("/etc/vllm/removed/" + options[0])
+    assert copy.user == "root" and copy.mode == 0o600
+    assert "port: 8002" in copy.content_string
+    # alpha's files were not copied: it was not removed
+    assert not [n for n in names if "alpha" in n], names
