@@ -154,6 +154,15 @@ def _fix_host_oom(finding, facts, live, lines):
 
 def _fix_cuda(finding, facts, live, lines):
     text = finding.line.text
+    if finding.rule == "quantization_unsupported" and re.search(r"gemm is (?:not )?implemented for", text):
+        what = finding.match.group(1) if finding.match else "this quantization"
+        arch = finding.match.group(2) if finding.match else "this GPU"
+        return ("This release's CUTLASS kernels for %s GPUs do not implement the checkpoint's quantization (the "
+                "check refused: %s gemm): a block-scaled FP8 checkpoint (128x128 weight blocks, DeepSeek/Qwen "
+                "FP8) or an INT8 one has no kernel on this GPU generation in this release. Use a "
+                "vllm_install_version whose kernels cover it on this GPU (newer releases add block-scaled FP8 for "
+                "consumer Blackwell), or serve a per-tensor/per-channel FP8 (FP8-dynamic), AWQ/GPTQ or "
+                "unquantized checkpoint (vllm_model_source)." % (arch, what))
     if finding.rule == "quantization_unsupported":
         match = finding.match
         if match and "marlin" in (match.group(1) or "").lower():
@@ -223,6 +232,14 @@ def _fix_cuda(finding, facts, live, lines):
         return ("CUDA cannot reach the NVIDIA driver. Check `nvidia-smi`; on WSL the driver is the Windows one "
                 "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
                 "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
+    if finding.rule == "undefined_symbol" and re.search(r"undefined symbol: \w+, version lib", text):
+        libs = re.search(r"(lib[\w.]+\.so[\d.]*): undefined symbol: \w+, version (lib[\w.]+?\.so[\d.]*)\b", text)
+        return ("A CUDA library of the installed torch (%s) needs a newer %s than the copy loaded first: an older "
+                "CUDA library earlier on the library path (LD_LIBRARY_PATH pointing at a system CUDA toolkit or a "
+                "conda CUDA, or an older nvidia-*-cu12 wheel installed over torch's pins). torch brings its own "
+                "CUDA libraries: drop the system CUDA lib directories from LD_LIBRARY_PATH (the host's profile, or "
+                "vllm_service_env), and reinstall the venv from vLLM's pinned requirements (vllm_python_rebuild: "
+                "true)." % (libs.groups() if libs else ("library", "CUDA library")))
     if finding.rule == "undefined_symbol":
         ext = re.search(r"([\w.-]+\.so): undefined symbol", text)
         return ("vLLM's compiled extension%s does not match the installed torch (it was built for another torch "
@@ -526,6 +543,14 @@ def _fix_tp(finding, facts, live, lines):
                 "GPUs it sees. Lower them in vllm_service_options to the visible GPUs (a top-level "
                 "tensor_parallel_size applies to every stage of vLLM-Omni: set each stage's devices and sizes in its "
                 "stage config instead), or make more GPUs visible (CUDA_VISIBLE_DEVICES in vllm_service_env).")
+    if finding.rule == "quant_tp_misaligned" and re.search(r"BLOCK_SIZE_K", text):
+        return ("The quantized MoE checkpoint's experts do not split into whole kernel blocks over "
+                "tensor_parallel_size%s: the GPTQ/AWQ MoE kernel (moe_wna16) needs each GPU's slice of an expert "
+                "(moe_intermediate_size / tensor_parallel_size) to be a multiple of its K block, itself a multiple "
+                "of the group size (128). Keep the experts whole with expert parallelism (%s), use a smaller "
+                "tensor_parallel_size (%s), or an unquantized/FP8 checkpoint (vllm_model_source)."
+                % (" %d" % tp if tp else "", _fmt_opt(enable_expert_parallel="true"),
+                   _fmt_opt(tensor_parallel_size=max(1, (tp or 2) // 2))))
     if finding.rule == "quant_tp_misaligned":
         return ("The quantized checkpoint's layers do not split into whole quantization groups over "
                 "tensor_parallel_size%s (each GPU's slice of a layer must be a multiple of the group size, "

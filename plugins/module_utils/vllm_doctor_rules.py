@@ -217,6 +217,12 @@ quantization_unsupported cuda_driver_mismatch CERTAIN
 # plugin) has no such op, so this quantization path does not exist there
 quantization_unsupported cuda_driver_mismatch SPECIFIC
     '_OpNamespace' '_C' object has no attribute '(\w*marlin\w*)'
+# csrc/quantization/cutlass_w8a8 (the per-architecture cutlass_scaled_mm entries, e.g. scaled_mm_sm120 /
+# sm100): the release's CUTLASS FP8 kernels for this GPU generation take only per-tensor, per-token or
+# per-channel scales (or only FP8), so a block-scaled FP8 checkpoint (128x128 weight blocks) or an INT8 one
+# cannot run its linear layers on this GPU with this release
+quantization_unsupported cuda_driver_mismatch CERTAIN
+    Currently,? (block[- ]scaled fp8|only fp8|only int8) gemm is (?:not )?implemented for (\w+)
 # vllm/v1/attention/backends/flash_attn.py asserts is_fa_version_supported(): FlashAttention 2/3
 # needs compute capability 8.0 (FA3: 9.0); older GPUs need another attention backend
 attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
@@ -298,6 +304,16 @@ undefined_symbol cuda_driver_mismatch LIKELY
     _C\.abi3\.so: undefined symbol
 # another compiled extension built for another torch (C++ names of torch's c10/at namespaces)
     (?:flash_attn\w*|vllm_flash_attn\w*|xformers\w*|flashinfer\w*|_moe_C|_rocm_C|\w+_C)\S*\.so: undefined symbol: _ZN\w*(?:c10|at|torch)
+# the dynamic loader: any compiled extension (vLLM's own modules of any release, e.g. activation_ops,
+# or a kernel package's) that references a C++ symbol of torch's c10 / at / torch namespaces the
+# installed torch does not export was built against another torch release
+undefined_symbol cuda_driver_mismatch LIKELY
+    \.so(?:\.\d+)*: undefined symbol: _ZNK?(?:3c10|2at|5torch)\w*
+# the dynamic loader: a CUDA library of the installed torch (its nvidia-* wheels) needs a versioned
+# symbol of another CUDA library that an older copy, loaded first from LD_LIBRARY_PATH or another
+# wheel, lacks (libcusparse needing the nvJitLink of its CUDA minor)
+undefined_symbol cuda_driver_mismatch LIKELY
+    (lib(?:cu\w+|nv\w+|nccl|cudnn\w*)\.so(?:\.\d+)*): undefined symbol: (\w+), version (lib(?:nvJitLink|cu\w+|nv\w+|nccl|cudnn\w*)\.so(?:\.\d+)*)
 no_driver cuda_driver_mismatch LIKELY
     Found no NVIDIA driver on your system
     NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver
@@ -480,6 +496,10 @@ bnb_prequantized_unsupported model_files CERTAIN
 local_path_not_found model_files SPECIFIC+5
     Repo id must be in the form 'repo_name' or 'namespace/repo_name': '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
     Incorrect path_or_model_id: '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
+# huggingface_hub's validate_repo_id in any of its wordings (form, alphanumeric chars, -- or ..), as the
+# exception names it: the value it refused is a path, so the local directory does not exist there
+local_path_not_found model_files SPECIFIC+5
+    HFValidationError\b[^\n]*?: '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
 # vLLM, HF hub, torch.compile, FlashInfer, numba and outlines write caches under $HOME/.cache
 # ... and Triton, torch.compile and matplotlib under $HOME/.triton, $HOME/.config: with HOME unset or
 # "/" (OpenShift's arbitrary UIDs) each is a dot-directory at the root, which nobody may create
@@ -609,6 +629,12 @@ quant_tp_misaligned tensor_parallel_config CERTAIN
     input size is not aligned with the quantized weight shape
     output size is not aligned with the quantized weight shape
     (?:input|output)_size_per_partition = (\d+) is not divisible by (?:min_thread_[kn]|group_size) = (\d+)
+# csrc/moe/moe_wna16.cu (moe_wna16_gemm, the GPTQ/AWQ MoE kernel): each GPU's slice of an expert
+# (moe_intermediate_size / tensor_parallel_size) must be a whole number of K blocks, each a whole
+# number of quantization groups
+quant_tp_misaligned tensor_parallel_config CERTAIN
+    size_k must (?:be )?divisible by BLOCK_SIZE_K
+    BLOCK_SIZE_K must (?:be )?divisible by group_size
 # torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
 # torch.distributed's rendezvous store: a rank never reached the store's host:port in time (a
 # firewall, a wrong MASTER_ADDR/VLLM_HOST_IP, another node not started)

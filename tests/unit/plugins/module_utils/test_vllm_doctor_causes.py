@@ -306,6 +306,27 @@ CASES = [
      "    results_generator = engine.engine.generate(prompt, sampling_params, request_id)\n"
      "AttributeError: 'AsyncLLM' object has no attribute 'engine'\n",
      "engine_core_generic", "wrapper_vllm_version_mismatch", ["'engine'", "AsyncLLM"]),
+    # other wordings of the causes the rules of 82e90e3 missed in set AB (not the corpus lines)
+    ("an_old_vllm_module_built_for_another_torch",
+     "ImportError: /opt/venv/lib/python3.11/site-packages/vllm/cache_ops.cpython-311-x86_64-linux-gnu.so: undefined "
+     "symbol: _ZNK3c1010TensorImpl36is_contiguous_nondefault_policy_implENS_12MemoryFormatE\n",
+     "cuda_driver_mismatch", "undefined_symbol", ["cache_ops", "vllm_python_rebuild"]),
+    ("a_cuda_library_of_torch_meeting_an_older_sibling",
+     "OSError: /usr/local/lib/python3.10/dist-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: "
+     "undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12\n",
+     "cuda_driver_mismatch", "undefined_symbol", ["libcusparse.so.12", "libnvJitLink.so.12", "LD_LIBRARY_PATH"]),
+    ("an_int8_checkpoint_on_datacenter_blackwell",
+     "(EngineCore_DP0 pid=77) ERROR 09-02 11:12:13 [core.py:700] RuntimeError: Currently, only fp8 gemm is "
+     "implemented for Blackwell\n" + WRAPPER,
+     "cuda_driver_mismatch", "quantization_unsupported", ["Blackwell", "only fp8", "vllm_install_version"]),
+    ("a_missing_directory_in_the_alphanumeric_wording",
+     "huggingface_hub.errors.HFValidationError: Repo id must use alphanumeric chars or '-', '_', '.', '--' and '..' "
+     "are forbidden, '-' and '.' cannot start or end the name, max length is 96: '/mnt/models/llama-3-8b/'.\n",
+     "model_files", "local_path_not_found", ["/mnt/models/llama-3-8b/", "vllm_model_source"]),
+    ("a_gptq_moe_expert_slice_not_a_whole_group",
+     "(Worker_TP3 pid=812) ERROR 06-01 09:00:01 [multiproc_executor.py:600] RuntimeError: BLOCK_SIZE_K must "
+     "divisible by group_size\n" + WRAPPER,
+     "tensor_parallel_config", "quant_tp_misaligned", ["enable_expert_parallel: true", "moe_wna16"]),
 ]
 
 
@@ -570,3 +591,15 @@ def test_marlin_kernels_missing_from_a_build_for_another_platform():
         got = D.diagnose("AttributeError: '_OpNamespace' '_C' object has no attribute '%s'\n" % op)
         assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "quantization_unsupported"), got
         assert op in got["fix"] and "vllm_model_source" in got["fix"]
+
+
+def test_a_hub_id_in_the_alphanumeric_wording_is_no_missing_local_path():
+    log = ("huggingface_hub.errors.HFValidationError: Repo id must use alphanumeric chars or '-', '_', '.', '--' and "
+           "'..' are forbidden, '-' and '.' cannot start or end the name, max length is 96: 'Qwen/Qwen2.5--7B'.\n")
+    assert D.diagnose(log).get("cause") != "local_path_not_found"
+
+
+def test_a_missing_symbol_of_another_c_plus_plus_library_is_no_torch_mismatch():
+    log = ("ImportError: /usr/lib/x86_64-linux-gnu/libgrpc.so.29: undefined symbol: "
+           "_ZN4absl12lts_2023080212log_internal9LogMessageC1EPKci\n")
+    assert D.diagnose(log).get("cause") != "undefined_symbol"
