@@ -87,6 +87,12 @@ cuda_oom gpu_oom SPECIFIC+5
     torch\.OutOfMemoryError
     out of memory on device
     Tried to allocate [\d.]+ [MG]iB\. GPU
+# c10/cuda/CUDACachingAllocator.cpp: the body of torch's out-of-memory message (the device's capacity,
+# what is free, what this process holds), quoted alone where a wrapper re-raises it under its own head
+cuda_oom gpu_oom SPECIFIC
+    GPU \d+ has a total capacity of [\d.]+ (?:[KMGTP]iB|bytes) of which [\d.]+ (?:[KMGTP]iB|bytes) is free
+    (?:Including non-PyTorch memory, )?this process has [\d.]+ (?:[KMGTP]iB|bytes) memory in use
+    ^Process has [\d.]+ (?:[KMGTP]iB|bytes) memory in use
 # ---- host memory ------------------------------------------------------------------------
 oom_killer host_oom SPECIFIC+3
     Out of memory: Kill(?:ed)? process

@@ -603,3 +603,20 @@ def test_a_missing_symbol_of_another_c_plus_plus_library_is_no_torch_mismatch():
     log = ("ImportError: /usr/lib/x86_64-linux-gnu/libgrpc.so.29: undefined symbol: "
            "_ZN4absl12lts_2023080212log_internal9LogMessageC1EPKci\n")
     assert D.diagnose(log).get("cause") != "undefined_symbol"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules written after held-out set AD (heldout-ad) was scored: other wordings of the same causes
+# ---------------------------------------------------------------------------------------------
+
+def test_torchs_out_of_memory_body_without_its_head():
+    # c10/cuda/CUDACachingAllocator.cpp's message, quoted after a wrapper's own head (units of format_size)
+    for log in ("model load failed: insufficient VRAM\n"
+                "GPU 1 has a total capacity of 79.19 GiB of which 512.00 MiB is free. Including non-PyTorch "
+                "memory, this process has 78.66 GiB memory in use.\n",
+                "[worker] GPU 0 has a total capacity of 191.98 GiB of which 0 bytes is free.\n",
+                "RuntimeError: loading failed\nthis process has 23.41 GiB memory in use. Of the allocated memory "
+                "22.9 GiB is allocated by PyTorch\n"):
+        got = D.diagnose(log)
+        assert (got["category"], got["cause"]) == ("gpu_oom", "cuda_oom"), (log, got)
+        assert "gpu_memory_utilization" in got["fix"]
