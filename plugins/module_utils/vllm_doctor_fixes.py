@@ -1097,10 +1097,13 @@ port_in_use hccl_port_held_by_other_process
     range with HCCL_IF_BASE_PORT in vllm_service_env (e.g. 61000 for the second), or stop the other
     process; check with `ss -ltnp`.
 port_in_use internal_port_race
-    torch.distributed's rendezvous store could not listen on the port picked for it: another process
-    took it first (several vLLM instances or trainers starting at once on one host, or a server that did
-    not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
-    them one after another, and stop leftovers (`ss -ltnp`).
+    A port vLLM picked free a moment before (torch.distributed's rendezvous store, or the ZMQ sockets an
+    API server process binds to talk to the engine) was taken by another process before vLLM could bind
+    it (several vLLM instances, API servers or trainers starting at once on one host, or a server that
+    did not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
+    them one after another, and stop leftovers (`ss -ltnp`); when it is the API servers of one
+    data-parallel deployment racing each other, set vllm_service_options: {api_server_count: 1} or move
+    vllm_install_version to a release that allocates their ports without the race.
 engine_core_generic attention_backend_unknown
     The attention backend asked for (VLLM_ATTENTION_BACKEND in vllm_service_env, or attention_backend in
     vllm_service_options) is one the installed vLLM does not have, or does not offer on this platform:

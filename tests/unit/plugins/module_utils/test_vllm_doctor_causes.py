@@ -620,3 +620,19 @@ def test_torchs_out_of_memory_body_without_its_head():
         got = D.diagnose(log)
         assert (got["category"], got["cause"]) == ("gpu_oom", "cuda_oom"), (log, got)
         assert "gpu_memory_utilization" in got["fix"]
+
+
+def test_api_server_processes_racing_for_a_zmq_port():
+    # vllm/v1/engine/core_client.py: an API server process binds ZMQ sockets on ports vLLM picked itself
+    for line in ("(ApiServer_3 pid=4411) zmq.error.ZMQError: Address already in use (addr='tcp://10.1.2.3:51234')\n",
+                 "(ApiServer_0 pid=77) ERROR 05-02 10:11:12 [launcher.py:40] ZMQError: Address in use "
+                 "(addr='tcp://127.0.0.1:40001')\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("port_in_use", "internal_port_race"), (line, got)
+        assert "api_server_count" in got["fix"]
+    # a KV connector's side channel or a user's port stays a port held by another process
+    got = D.diagnose("(EngineCore_DP0 pid=5) zmq.error.ZMQError: Address already in use (addr='tcp://10.0.0.1:14579')\n")
+    assert (got["category"], got["cause"]) == ("port_in_use", "eaddrinuse"), got
+    # the HTTP port of an API server is a port of the configuration
+    got = D.diagnose("(ApiServer_1 pid=9) OSError: [Errno 98] Address already in use\n")
+    assert got["category"] == "port_in_use" and got["cause"] != "internal_port_race", got
