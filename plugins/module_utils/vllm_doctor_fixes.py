@@ -847,6 +847,14 @@ def _fix_generic_cause(finding, facts, text):
                 "vllm_install syncs the venv to its lock file; vllm_python_rebuild: true builds a fresh one).")
     if finding.rule == "v1_engine_unsupported":
         return _WORD_FIXES[("engine_core_generic", finding.rule)] % (_first_group(match) or "this option").strip()
+    if finding.rule == "vllm_release_bug" and "undefined symbol" in text:
+        return ("vLLM's own compiled module lacks one of vLLM's own kernels (%s): its op bindings declare it but "
+                "this build left the kernel out (a CUDA-only kernel in a ROCm or CPU build, a CUDA architecture "
+                "list without it, a build from a revision with that bug), so the import fails whatever torch is "
+                "installed. Install vLLM built for this platform (vllm_install_backend and "
+                "vllm_install_cuda_variant that match the host, or the vendor's image) or move "
+                "vllm_install_version to a release whose build includes the kernel; when building from source, "
+                "rebuild clean from a revision with the fix." % text[text.find("undefined symbol"):][:90])
     if finding.rule == "vllm_release_bug":
         names = dict(zip(("layer", "attr"), _two_groups(match, ("a vLLM layer", "?"))))
         return ("vLLM failed inside its own layer code (%(layer)s has no '%(attr)s') while it processed the checkpoint's weights: "

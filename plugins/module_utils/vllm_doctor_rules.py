@@ -879,6 +879,14 @@ torch_compile_graph_error engine_core_generic LIKELY
 # paths disagree for this model or quantization (e.g. 0.8.3's input_scale, fixed in 0.8.5)
 vllm_release_bug engine_core_generic 65
     AttributeError: '(\w*(?:ParallelLinear|ReplicatedLinear|LinearBase|ParallelEmbedding|ParallelLMHead|FusedMoE|LinearMethod|MoEMethod)\w*)' object has no attribute '(\w+)'
+# the dynamic loader: vLLM's own compiled module (vllm/_C, _moe_C, _rocm_C ...) references a function of
+# the global namespace (a C++ name _Z<len><name>, not torch's c10/at/torch) that it does not define: one
+# of vLLM's own kernels (csrc/, e.g. cutlass_mla_decode) was declared by the op bindings but left out of
+# this build (a CUDA-only kernel in a ROCm or CPU build, an architecture list without it); the build's
+# fault, not another torch
+vllm_release_bug engine_core_generic SPECIFIC
+    vllm/\S*_C\S*\.so: undefined symbol: _Z\d+[A-Za-z_]
+    (?:^|[\s/])_(?:\w+_)?C\.abi3\.so: undefined symbol: _Z\d+[A-Za-z_]
 # vllm/executor/ray_utils.py initialize_ray_cluster and vllm/ray/lazy_utils.py: vLLM's own Ray calls on a
 # Ray state some releases did not expect (ray.init("auto") again where the caller already started Ray:
 # later releases pass ignore_reinit_error; a 'ray' module without Ray's API: later releases catch it)

@@ -636,3 +636,18 @@ def test_api_server_processes_racing_for_a_zmq_port():
     # the HTTP port of an API server is a port of the configuration
     got = D.diagnose("(ApiServer_1 pid=9) OSError: [Errno 98] Address already in use\n")
     assert got["category"] == "port_in_use" and got["cause"] != "internal_port_race", got
+
+
+def test_vllms_own_module_missing_one_of_its_own_kernels():
+    # a global-namespace C++ name (_Z<len><name>) in vLLM's own .so is a kernel of vLLM the build left out
+    for line in ("ImportError: /opt/venv/lib/python3.10/site-packages/vllm/_moe_C.abi3.so: undefined symbol: "
+                 "_Z20topk_softmax_kernelRN2at6TensorES1_S1_S1_\n",
+                 "OSError: /usr/lib/python3/dist-packages/vllm/_rocm_C.abi3.so: undefined symbol: _Z17paged_attention_v1RN2at6TensorE\n",
+                 "ImportError: _C.abi3.so: undefined symbol: _Z14awq_marlin_repackRKN2at6TensorEllll\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("engine_core_generic", "vllm_release_bug"), (line, got)
+        assert "vllm_install_backend" in got["fix"] and "vllm_install_version" in got["fix"]
+    # torch's own namespaces stay a torch ABI mismatch
+    got = D.diagnose("ImportError: /opt/venv/lib/python3.12/site-packages/vllm/_C.abi3.so: undefined symbol: "
+                     "_ZN3c104cuda9SetDeviceEi\n")
+    assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "undefined_symbol"), got
