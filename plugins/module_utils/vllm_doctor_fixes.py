@@ -375,6 +375,14 @@ def _fix_model_cause(finding, text, where):
                 "of full length could never be scheduled. Set %s, lower max_model_len to %d, or enable chunked "
                 "prefill (enable_chunked_prefill: true) in vllm_service_options."
                 % (batched, length, _fmt_opt(max_num_batched_tokens=length), batched))
+    if finding.rule == "transformers_incompatible" and re.search(r"Tokenizer class \w+Backend\b", text):
+        return ("The model's tokenizer_config.json names %s, a tokenizer base class of transformers 5, so the "
+                "checkpoint was saved by transformers 5 and the installed transformers (4.x) has no such class. "
+                "Install transformers 5 in the service venv if the installed vLLM supports it (or move "
+                "vllm_install_version to a release that does); otherwise serve a copy of the tokenizer files "
+                "whose tokenizer_class is PreTrainedTokenizerFast (or the model family's tokenizer class) by "
+                "setting vllm_service_options: {tokenizer: /path/to/that/copy}."
+                % (_first_group(match) or "a transformers 5 class"))
     if finding.rule == "transformers_incompatible":
         if "failed to be inspected" in text:
             return ("vLLM could not import its own implementation of the model%s (the registry's inspection "

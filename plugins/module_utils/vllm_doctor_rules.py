@@ -592,6 +592,12 @@ remote_code trust_remote_code CERTAIN
     contains custom code which must be executed
     set the option [`'\"]?trust_remote_code=true
     pass the argument [`'\"]?trust_remote_code=true
+# transformers' AutoTokenizer (models/auto/tokenization_auto.py) cannot find the tokenizer_class that
+# tokenizer_config.json names: the base classes transformers 5 writes there (TokenizersBackend,
+# PythonBackend, SentencePieceBackend, MistralCommonBackend) do not exist in transformers 4, so the
+# checkpoint was saved by a newer transformers than the installed one (not custom code)
+transformers_incompatible model_files SPECIFIC
+    Tokenizer class (TokenizersBackend|PythonBackend|SentencePieceBackend|MistralCommonBackend) does not exist or is not currently imported
 tokenizer_class trust_remote_code 55
     Tokenizer class \w+ does not exist or is not currently imported
 # vllm/transformers_utils/tokenizer.py get_tokenizer: transformers could not find the tokenizer class

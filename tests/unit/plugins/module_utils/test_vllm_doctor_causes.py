@@ -651,3 +651,16 @@ def test_vllms_own_module_missing_one_of_its_own_kernels():
     got = D.diagnose("ImportError: /opt/venv/lib/python3.12/site-packages/vllm/_C.abi3.so: undefined symbol: "
                      "_ZN3c104cuda9SetDeviceEi\n")
     assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "undefined_symbol"), got
+
+
+def test_a_transformers_5_tokenizer_class_under_transformers_4():
+    # transformers' AutoTokenizer: the base classes transformers 5 writes into tokenizer_config.json
+    for name in ("TokenizersBackend", "SentencePieceBackend", "PythonBackend"):
+        got = D.diagnose("  File \"/venv/lib/python3.11/site-packages/transformers/models/auto/tokenization_auto.py\", "
+                         "line 1010, in from_pretrained\nValueError: Tokenizer class %s does not exist or is not "
+                         "currently imported.\n" % name)
+        assert (got["category"], got["cause"]) == ("model_files", "transformers_incompatible"), (name, got)
+        assert name in got["fix"] and "tokenizer" in got["fix"]
+    # a model family's own class stays a tokenizer that needs its code (or trust_remote_code)
+    got = D.diagnose("ValueError: Tokenizer class QWenTokenizer does not exist or is not currently imported.\n")
+    assert got["category"] == "trust_remote_code", got
