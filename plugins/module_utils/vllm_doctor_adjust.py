@@ -25,6 +25,10 @@ except ImportError:  # copied beside the launcher, or scripts/doctor: the parts 
 __metaclass__ = type
 
 
+# the process prefix vLLM gives each of several API server processes (api_server_count > 1)
+_API_SERVER_PROC_RE = re.compile(r"\(ApiServer_\w+ pid=")
+
+
 def _adjust(findings, lines, facts, live):
     """Context-dependent promotions and demotions. Returns the adjusted list."""
     specific_idx = set(f.line.idx for f in findings if f.kind == "error" and f.strength >= LIKELY)
@@ -46,6 +50,13 @@ def _adjust(findings, lines, facts, live):
             # Hopper/Blackwell), not from an FP8 layer that needs the kernel: the release's bug
             finding = Finding(finding.category, finding.strength, finding.line, "vllm_release_bug", finding.match,
                               finding.kind)
+        elif rule == "eaddrinuse" and "ZMQError" in finding.line.text and _API_SERVER_PROC_RE.search(finding.line.raw):
+            # vllm/v1/utils.py and vllm/v1/engine/core_client.py: with api_server_count > 1 each API server
+            # process (ApiServer_N) binds its ZMQ sockets to the engine on ports vLLM picked itself
+            # (get_open_port finds a free one and lets it go), so one found taken was taken between the
+            # pick and the bind: a race with another API server or process, not a port of the configuration
+            finding = Finding(finding.category, finding.strength + 3, finding.line, "internal_port_race",
+                              finding.match, finding.kind)
         elif rule == "no_driver" and facts["wsl"]:
             finding = Finding("wsl_specific", LIKELY, finding.line, rule, finding.match, "error")
         elif rule == "no_current_loop" and any(f.rule == "died" for f in findings):

@@ -375,6 +375,14 @@ def _fix_model_cause(finding, text, where):
                 "of full length could never be scheduled. Set %s, lower max_model_len to %d, or enable chunked "
                 "prefill (enable_chunked_prefill: true) in vllm_service_options."
                 % (batched, length, _fmt_opt(max_num_batched_tokens=length), batched))
+    if finding.rule == "transformers_incompatible" and re.search(r"Tokenizer class \w+Backend\b", text):
+        return ("The model's tokenizer_config.json names %s, a tokenizer base class of transformers 5, so the "
+                "checkpoint was saved by transformers 5 and the installed transformers (4.x) has no such class. "
+                "Install transformers 5 in the service venv if the installed vLLM supports it (or move "
+                "vllm_install_version to a release that does); otherwise serve a copy of the tokenizer files "
+                "whose tokenizer_class is PreTrainedTokenizerFast (or the model family's tokenizer class) by "
+                "setting vllm_service_options: {tokenizer: /path/to/that/copy}."
+                % (_first_group(match) or "a transformers 5 class"))
     if finding.rule == "transformers_incompatible":
         if "failed to be inspected" in text:
             return ("vLLM could not import its own implementation of the model%s (the registry's inspection "
@@ -847,6 +855,14 @@ def _fix_generic_cause(finding, facts, text):
                 "vllm_install syncs the venv to its lock file; vllm_python_rebuild: true builds a fresh one).")
     if finding.rule == "v1_engine_unsupported":
         return _WORD_FIXES[("engine_core_generic", finding.rule)] % (_first_group(match) or "this option").strip()
+    if finding.rule == "vllm_release_bug" and "undefined symbol" in text:
+        return ("vLLM's own compiled module lacks one of vLLM's own kernels (%s): its op bindings declare it but "
+                "this build left the kernel out (a CUDA-only kernel in a ROCm or CPU build, a CUDA architecture "
+                "list without it, a build from a revision with that bug), so the import fails whatever torch is "
+                "installed. Install vLLM built for this platform (vllm_install_backend and "
+                "vllm_install_cuda_variant that match the host, or the vendor's image) or move "
+                "vllm_install_version to a release whose build includes the kernel; when building from source, "
+                "rebuild clean from a revision with the fix." % text[text.find("undefined symbol"):][:90])
     if finding.rule == "vllm_release_bug":
         names = dict(zip(("layer", "attr"), _two_groups(match, ("a vLLM layer", "?"))))
         return ("vLLM failed inside its own layer code (%(layer)s has no '%(attr)s') while it processed the checkpoint's weights: "
@@ -1097,10 +1113,13 @@ port_in_use hccl_port_held_by_other_process
     range with HCCL_IF_BASE_PORT in vllm_service_env (e.g. 61000 for the second), or stop the other
     process; check with `ss -ltnp`.
 port_in_use internal_port_race
-    torch.distributed's rendezvous store could not listen on the port picked for it: another process
-    took it first (several vLLM instances or trainers starting at once on one host, or a server that did
-    not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
-    them one after another, and stop leftovers (`ss -ltnp`).
+    A port vLLM picked free a moment before (torch.distributed's rendezvous store, or the ZMQ sockets an
+    API server process binds to talk to the engine) was taken by another process before vLLM could bind
+    it (several vLLM instances, API servers or trainers starting at once on one host, or a server that
+    did not exit). Give each instance its own ports (VLLM_PORT, MASTER_PORT in vllm_service_env), start
+    them one after another, and stop leftovers (`ss -ltnp`); when it is the API servers of one
+    data-parallel deployment racing each other, set vllm_service_options: {api_server_count: 1} or move
+    vllm_install_version to a release that allocates their ports without the race.
 engine_core_generic attention_backend_unknown
     The attention backend asked for (VLLM_ATTENTION_BACKEND in vllm_service_env, or attention_backend in
     vllm_service_options) is one the installed vLLM does not have, or does not offer on this platform:

@@ -87,6 +87,12 @@ cuda_oom gpu_oom SPECIFIC+5
     torch\.OutOfMemoryError
     out of memory on device
     Tried to allocate [\d.]+ [MG]iB\. GPU
+# c10/cuda/CUDACachingAllocator.cpp: the body of torch's out-of-memory message (the device's capacity,
+# what is free, what this process holds), quoted alone where a wrapper re-raises it under its own head
+cuda_oom gpu_oom SPECIFIC
+    GPU \d+ has a total capacity of [\d.]+ (?:[KMGTP]iB|bytes) of which [\d.]+ (?:[KMGTP]iB|bytes) is free
+    (?:Including non-PyTorch memory, )?this process has [\d.]+ (?:[KMGTP]iB|bytes) memory in use
+    ^Process has [\d.]+ (?:[KMGTP]iB|bytes) memory in use
 # ---- host memory ------------------------------------------------------------------------
 oom_killer host_oom SPECIFIC+3
     Out of memory: Kill(?:ed)? process
@@ -586,6 +592,12 @@ remote_code trust_remote_code CERTAIN
     contains custom code which must be executed
     set the option [`'\"]?trust_remote_code=true
     pass the argument [`'\"]?trust_remote_code=true
+# transformers' AutoTokenizer (models/auto/tokenization_auto.py) cannot find the tokenizer_class that
+# tokenizer_config.json names: the base classes transformers 5 writes there (TokenizersBackend,
+# PythonBackend, SentencePieceBackend, MistralCommonBackend) do not exist in transformers 4, so the
+# checkpoint was saved by a newer transformers than the installed one (not custom code)
+transformers_incompatible model_files SPECIFIC
+    Tokenizer class (TokenizersBackend|PythonBackend|SentencePieceBackend|MistralCommonBackend) does not exist or is not currently imported
 tokenizer_class trust_remote_code 55
     Tokenizer class \w+ does not exist or is not currently imported
 # vllm/transformers_utils/tokenizer.py get_tokenizer: transformers could not find the tokenizer class
@@ -873,6 +885,14 @@ torch_compile_graph_error engine_core_generic LIKELY
 # paths disagree for this model or quantization (e.g. 0.8.3's input_scale, fixed in 0.8.5)
 vllm_release_bug engine_core_generic 65
     AttributeError: '(\w*(?:ParallelLinear|ReplicatedLinear|LinearBase|ParallelEmbedding|ParallelLMHead|FusedMoE|LinearMethod|MoEMethod)\w*)' object has no attribute '(\w+)'
+# the dynamic loader: vLLM's own compiled module (vllm/_C, _moe_C, _rocm_C ...) references a function of
+# the global namespace (a C++ name _Z<len><name>, not torch's c10/at/torch) that it does not define: one
+# of vLLM's own kernels (csrc/, e.g. cutlass_mla_decode) was declared by the op bindings but left out of
+# this build (a CUDA-only kernel in a ROCm or CPU build, an architecture list without it); the build's
+# fault, not another torch
+vllm_release_bug engine_core_generic SPECIFIC
+    vllm/\S*_C\S*\.so: undefined symbol: _Z\d+[A-Za-z_]
+    (?:^|[\s/])_(?:\w+_)?C\.abi3\.so: undefined symbol: _Z\d+[A-Za-z_]
 # vllm/executor/ray_utils.py initialize_ray_cluster and vllm/ray/lazy_utils.py: vLLM's own Ray calls on a
 # Ray state some releases did not expect (ray.init("auto") again where the caller already started Ray:
 # later releases pass ignore_reinit_error; a 'ray' module without Ray's API: later releases catch it)

@@ -603,3 +603,64 @@ def test_a_missing_symbol_of_another_c_plus_plus_library_is_no_torch_mismatch():
     log = ("ImportError: /usr/lib/x86_64-linux-gnu/libgrpc.so.29: undefined symbol: "
            "_ZN4absl12lts_2023080212log_internal9LogMessageC1EPKci\n")
     assert D.diagnose(log).get("cause") != "undefined_symbol"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules written after held-out set AD (heldout-ad) was scored: other wordings of the same causes
+# ---------------------------------------------------------------------------------------------
+
+def test_torchs_out_of_memory_body_without_its_head():
+    # c10/cuda/CUDACachingAllocator.cpp's message, quoted after a wrapper's own head (units of format_size)
+    for log in ("model load failed: insufficient VRAM\n"
+                "GPU 1 has a total capacity of 79.19 GiB of which 512.00 MiB is free. Including non-PyTorch "
+                "memory, this process has 78.66 GiB memory in use.\n",
+                "[worker] GPU 0 has a total capacity of 191.98 GiB of which 0 bytes is free.\n",
+                "RuntimeError: loading failed\nthis process has 23.41 GiB memory in use. Of the allocated memory "
+                "22.9 GiB is allocated by PyTorch\n"):
+        got = D.diagnose(log)
+        assert (got["category"], got["cause"]) == ("gpu_oom", "cuda_oom"), (log, got)
+        assert "gpu_memory_utilization" in got["fix"]
+
+
+def test_api_server_processes_racing_for_a_zmq_port():
+    # vllm/v1/engine/core_client.py: an API server process binds ZMQ sockets on ports vLLM picked itself
+    for line in ("(ApiServer_3 pid=4411) zmq.error.ZMQError: Address already in use (addr='tcp://10.1.2.3:51234')\n",
+                 "(ApiServer_0 pid=77) ERROR 05-02 10:11:12 [launcher.py:40] ZMQError: Address in use "
+                 "(addr='tcp://127.0.0.1:40001')\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("port_in_use", "internal_port_race"), (line, got)
+        assert "api_server_count" in got["fix"]
+    # a KV connector's side channel or a user's port stays a port held by another process
+    got = D.diagnose("(EngineCore_DP0 pid=5) zmq.error.ZMQError: Address already in use (addr='tcp://10.0.0.1:14579')\n")
+    assert (got["category"], got["cause"]) == ("port_in_use", "eaddrinuse"), got
+    # the HTTP port of an API server is a port of the configuration
+    got = D.diagnose("(ApiServer_1 pid=9) OSError: [Errno 98] Address already in use\n")
+    assert got["category"] == "port_in_use" and got["cause"] != "internal_port_race", got
+
+
+def test_vllms_own_module_missing_one_of_its_own_kernels():
+    # a global-namespace C++ name (_Z<len><name>) in vLLM's own .so is a kernel of vLLM the build left out
+    for line in ("ImportError: /opt/venv/lib/python3.10/site-packages/vllm/_moe_C.abi3.so: undefined symbol: "
+                 "_Z20topk_softmax_kernelRN2at6TensorES1_S1_S1_\n",
+                 "OSError: /usr/lib/python3/dist-packages/vllm/_rocm_C.abi3.so: undefined symbol: _Z17paged_attention_v1RN2at6TensorE\n",
+                 "ImportError: _C.abi3.so: undefined symbol: _Z14awq_marlin_repackRKN2at6TensorEllll\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("engine_core_generic", "vllm_release_bug"), (line, got)
+        assert "vllm_install_backend" in got["fix"] and "vllm_install_version" in got["fix"]
+    # torch's own namespaces stay a torch ABI mismatch
+    got = D.diagnose("ImportError: /opt/venv/lib/python3.12/site-packages/vllm/_C.abi3.so: undefined symbol: "
+                     "_ZN3c104cuda9SetDeviceEi\n")
+    assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "undefined_symbol"), got
+
+
+def test_a_transformers_5_tokenizer_class_under_transformers_4():
+    # transformers' AutoTokenizer: the base classes transformers 5 writes into tokenizer_config.json
+    for name in ("TokenizersBackend", "SentencePieceBackend", "PythonBackend"):
+        got = D.diagnose("  File \"/venv/lib/python3.11/site-packages/transformers/models/auto/tokenization_auto.py\", "
+                         "line 1010, in from_pretrained\nValueError: Tokenizer class %s does not exist or is not "
+                         "currently imported.\n" % name)
+        assert (got["category"], got["cause"]) == ("model_files", "transformers_incompatible"), (name, got)
+        assert name in got["fix"] and "tokenizer" in got["fix"]
+    # a model family's own class stays a tokenizer that needs its code (or trust_remote_code)
+    got = D.diagnose("ValueError: Tokenizer class QWenTokenizer does not exist or is not currently imported.\n")
+    assert got["category"] == "trust_remote_code", got
