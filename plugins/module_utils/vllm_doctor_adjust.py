@@ -46,6 +46,9 @@ def _adjust(findings, lines, facts, live):
             # Hopper/Blackwell), not from an FP8 layer that needs the kernel: the release's bug
             finding = Finding(finding.category, finding.strength, finding.line, "vllm_release_bug", finding.match,
                               finding.kind)
+        elif rule == "platform_plugin_load_failed" and any(f.rule == "no_gpu_visible" for f in findings):
+            # the platform plugin that failed to load is why no platform (device) was found
+            finding = Finding(finding.category, SPECIFIC + 5, finding.line, rule, finding.match, finding.kind)
         elif rule == "no_driver" and facts["wsl"]:
             finding = Finding("wsl_specific", LIKELY, finding.line, rule, finding.match, "error")
         elif rule == "no_current_loop" and any(f.rule == "died" for f in findings):
