@@ -57,6 +57,9 @@ def _adjust(findings, lines, facts, live):
             # pick and the bind: a race with another API server or process, not a port of the configuration
             finding = Finding(finding.category, finding.strength + 3, finding.line, "internal_port_race",
                               finding.match, finding.kind)
+        elif rule == "platform_plugin_load_failed" and any(f.rule == "no_gpu_visible" for f in findings):
+            # the platform plugin that failed to load is why no platform (device) was found
+            finding = Finding(finding.category, SPECIFIC + 5, finding.line, rule, finding.match, finding.kind)
         elif rule == "no_driver" and facts["wsl"]:
             finding = Finding("wsl_specific", LIKELY, finding.line, rule, finding.match, "error")
         elif rule == "no_current_loop" and any(f.rule == "died" for f in findings):

@@ -144,6 +144,11 @@ def _fix_host_oom(finding, facts, live, lines):
                 % (" (it asked for %.1f MiB)" % (need / 1048576.0) if need else ""))
     if finding.rule == "bus_error":
         base = "Shared memory (/dev/shm) or host RAM ran out (Bus error)."
+        if re.search(r"SIGBUS|Fatal Python error: Bus error", finding.line.text):
+            base += (" A process died of SIGBUS: at start-up that is almost always /dev/shm too small for the "
+                     "shared memory NCCL and Ray map between the workers (Docker's default is 64 MiB): run the "
+                     "container with --shm-size=16g or --ipc=host (Kubernetes: an emptyDir of medium Memory at "
+                     "/dev/shm).")
     if wsl:
         return (base + " WSL gets only half of Windows RAM by default: raise vllm_wsl_memory (and vllm_wsl_swap) "
                 "in .wslconfig, then `wsl --shutdown`; or load a smaller/quantized model (vllm_model_source).")
@@ -218,6 +223,18 @@ def _fix_cuda(finding, facts, live, lines):
         return ("The vLLM wheel was built for a different CUDA major version than the torch/CUDA libraries "
                 "installed (%s). Reinstall with matching vllm_install_cuda_variant and vllm_install_version."
                 % text[:120])
+    if finding.rule == "no_kernel_image" and re.search(r"No compiled \w+", text):
+        kernel = re.search(r"No compiled (\w+)", text).group(1)
+        cap = re.search(r"device capability:? ?(\d+)", text)
+        cap = cap.group(1) if cap else None
+        return ("vLLM's build has no %s kernel for this GPU%s: the wheel or image was built without the GPU's "
+                "architecture (TORCH_CUDA_ARCH_LIST; the PyPI wheels leave out e.g. Jetson Orin's 8.7), or the "
+                "checkpoint's quantization (W8A8 int8/FP8 scaled matmuls) needs a newer GPU than this one. Use a "
+                "build made for this GPU (vllm_install_cuda_variant / vllm_install_version, or an image built with "
+                "its architecture in TORCH_CUDA_ARCH_LIST) or a checkpoint this GPU can run (unquantized, AWQ/GPTQ "
+                "W4A16). On vLLM 0.6.3 with compute capability 75 (Turing) and a W8A8 checkpoint the message was "
+                "a bug of that release (fixed after it, vLLM PR #9487): upgrade vllm_install_version."
+                % (kernel, " (compute capability %s)" % cap if cap else ""))
     if finding.rule == "no_kernel_image":
         return ("The installed wheels have no kernels for this GPU (compute capability). Pick a build that "
                 "supports it: vllm_install_cuda_variant cu128 or newer for Blackwell, or a newer vllm_install_version.")
@@ -901,6 +918,15 @@ dependency_call_mismatch
 # first column, then the text (its lines joined with a space). Looked up before the category's
 # fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
 _FIXED_TABLE = r"""
+cuda_driver_mismatch platform_plugin_load_failed
+    A vLLM plugin could not be imported (the traceback under "Failed to load plugin" names the
+    import that failed). For a platform plugin (vllm-ascend, vllm-gaudi, an out-of-tree accelerator
+    plugin) vLLM then finds no platform for the accelerator, hence "Failed to infer device type".
+    Usually the plugin and the accelerator's torch build or toolkit do not match (torch-npu or CANN
+    of another release than the plugin's, the toolkit's set_env.sh not sourced in the service) or the
+    plugin was built for another vLLM release. Install the versions the plugin's release pins (its
+    installation guide; vllm_install_version), put the toolkit's environment into vllm_service_env,
+    and check that `python -c "import <plugin>"` works in the service venv before starting again.
 tensor_parallel_config multinode_mp_executor_cross_host
     A worker could not open a multiprocessing semaphore of the process that started it: that
     semaphore lives in /dev/shm of another host (or another container). The multiproc executor

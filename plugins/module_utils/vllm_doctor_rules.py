@@ -122,6 +122,11 @@ ray_sigkill_oom host_oom 55
 bus_error host_oom 55
     ^Bus error\b
     \bBus error \(core dumped\)
+# a process killed by SIGBUS, as Python's faulthandler reports it ("Fatal Python error: Bus error")
+# and abseil's failure-signal handler in Ray's workers ("*** SIGBUS received at time=... ***"): at
+# start-up a touch of shared memory past what /dev/shm holds (NCCL's segments, Ray's object store)
+    Fatal Python error: Bus error
+    \*\*\* SIGBUS received at time=
     No space left on device.*\/dev\/shm
     shm.*(?:too small|No space left)
 # /dev/shm too small for what is put there at start: NCCL's shared-memory transport
@@ -188,6 +193,12 @@ err_804 cuda_driver_mismatch CERTAIN
 err_802 cuda_driver_mismatch SPECIFIC
     Error 802
     system not yet initialized
+# vllm/plugins/__init__.py load_plugins_by_group: a plugin's entry point raised on import
+# (logger.exception "Failed to load plugin %s"). A platform plugin that fails (vllm-ascend without
+# the torch-npu/CANN it was built for, an out-of-tree accelerator plugin) leaves no platform: the
+# "Failed to infer device type" after it is this failure's consequence (_adjust promotes it then)
+platform_plugin_load_failed cuda_driver_mismatch LIKELY
+    Failed to load plugin (\S+)
 # vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
 # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
 no_gpu_visible cuda_driver_mismatch SPECIFIC
@@ -287,6 +298,11 @@ no_kernel_image cuda_driver_mismatch SPECIFIC
 # a kernel library's own architecture guard (CUTLASS kernels built for one SM, DeepGEMM's recipe
 # table): the GPU's architecture is not one it was built or tuned for
     This kernel only supports (sm_?\d+a?)
+# vLLM's CUTLASS entry points (csrc/quantization/cutlass_w8a8/scaled_mm_entry.cu and the sparse,
+# azp and fp4 entries) when the build holds no kernel for the GPU's compute capability
+# (TORCH_CHECK_NOT_IMPLEMENTED: "No compiled cutlass_scaled_mm for a compute capability less than
+# CUDA device capability: 87", "... for CUDA device capability: 120. Required capability: 90 or 100")
+    No compiled \w+(?: kernel)? for (?:a compute capability less than )?(?:CUDA )?device capability:? ?(\d+)
     deep_?gemm\S*: Unknown recipe
     Assertion error \(\S*deep_?gemm\S*\): Unknown recipe
 # ptxas (Triton's JIT, nvcc) of a CUDA toolkit older than the GPU's architecture

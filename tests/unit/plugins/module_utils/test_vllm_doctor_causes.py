@@ -664,3 +664,47 @@ def test_a_transformers_5_tokenizer_class_under_transformers_4():
     # a model family's own class stays a tokenizer that needs its code (or trust_remote_code)
     got = D.diagnose("ValueError: Tokenizer class QWenTokenizer does not exist or is not currently imported.\n")
     assert got["category"] == "trust_remote_code", got
+# Rules written after held-out set AE (heldout-ae) was scored: other wordings of the same causes
+# ---------------------------------------------------------------------------------------------
+
+def test_a_worker_killed_by_sigbus_is_shared_memory():
+    # Python's faulthandler and abseil's failure-signal handler (Ray workers) on SIGBUS
+    for log in ("(RayWorkerWrapper pid=812) *** SIGBUS received at time=1712000000 on cpu 11 ***\n"
+                "(RayWorkerWrapper pid=812) PC: @     0x7f3a1c2b4c10  (unknown)  memcpy\n",
+                "(VllmWorker rank=1 pid=4410) Fatal Python error: Bus error\n"
+                "(VllmWorker rank=1 pid=4410) \n"
+                "(VllmWorker rank=1 pid=4410) Thread 0x00007f55e1fff640 (most recent call first):\n"):
+        got = D.diagnose(log)
+        assert (got["category"], got["cause"]) == ("host_oom", "bus_error"), (log, got)
+        assert "--shm-size" in got["fix"] and "--ipc=host" in got["fix"]
+
+
+def test_a_cutlass_kernel_missing_for_the_gpus_compute_capability():
+    # vLLM's CUTLASS entry points (scaled_mm, sparse, azp): the build has no kernel for the GPU
+    for line, cap in (("NotImplementedError: No compiled cutlass_scaled_mm for CUDA device capability: 120. "
+                       "Required capability: 90 or 100\n", "120"),
+                      ("RuntimeError: No compiled cutlass_scaled_sparse_mm for a compute capability less than CUDA "
+                       "device capability: 80\n", "80"),
+                      ("(EngineCore_DP0 pid=77) NotImplementedError: No compiled cutlass_scaled_mm_azp for a compute "
+                       "capability less than CUDA device capability: 72\n", "72")):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "no_kernel_image"), (line, got)
+        assert cap in got["fix"] and "TORCH_CUDA_ARCH_LIST" in got["fix"] and "vllm_install_version" in got["fix"]
+
+
+def test_a_platform_plugin_that_fails_to_load():
+    # vllm/plugins/__init__.py load_plugins_by_group; with no platform left vLLM cannot infer the device
+    log = ("INFO 06-02 10:12:01 [__init__.py:36] Available plugins for group vllm.platform_plugins:\n"
+           "INFO 06-02 10:12:01 [__init__.py:38] - gaudi -> vllm_gaudi:register\n"
+           "ERROR 06-02 10:12:01 [__init__.py:51] Failed to load plugin gaudi\n"
+           "ImportError: libhl-thunk.so: cannot open shared object file: No such file or directory\n"
+           "INFO 06-02 10:12:02 [__init__.py:220] No platform detected, vLLM is running on UnspecifiedPlatform\n"
+           "RuntimeError: Failed to infer device type\n")
+    got = D.diagnose(log)
+    assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "platform_plugin_load_failed"), got
+    assert "Failed to load plugin" in got["fix"] and "vllm_install_version" in got["fix"]
+    # a general plugin that fails to load does not outrank the error that stopped the start
+    log = ("ERROR 06-02 10:12:01 [__init__.py:51] Failed to load plugin lora_filesystem_resolver\n"
+           "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
+           "23.64 GiB of which 1.02 GiB is free.\n")
+    assert D.diagnose(log)["category"] == "gpu_oom"
