@@ -53,3 +53,14 @@ def test_nftables_admits_only_the_other_node(host):
 @pytest.mark.parametrize("port", [29501])
 def test_test_block_table_is_gone(host, port):
     assert "molecule_block" not in host.check_output("nft list tables")
+
+
+def test_head_answered_a_completion(host):
+    """converge.yml asked the head once (3 tries at most); the answer has generated text."""
+    if host.backend.get_hostname() != "mn-1":
+        pytest.skip("the head serves the API")
+    answer = json.loads(host.file("/root/multinode-completion.json").content_string)
+    assert answer["object"] == "text_completion"
+    assert answer["choices"] and isinstance(answer["choices"][0]["text"], str)
+    assert answer["usage"]["completion_tokens"] >= 1
+
