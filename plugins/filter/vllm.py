@@ -71,7 +71,8 @@ description:
     C(vllm_running_requests) the requests a server runs (its /metrics), C(vllm_workers_state)
     each backend's state behind a router, C(vllm_router_lines) the router's summary.
   - The server's guard (vllm_firewall) - C(vllm_nft_guard) the nftables table that admits only
-    loopback and vllm_service_firewall_allow to the server's port.
+    loopback and vllm_service_firewall_allow to the server's port (or ports), C(vllm_guard_ports)
+    the ports it covers (every instance's with vllm_instances, else the one server's).
   - vLLM's Grafana dashboards (vllm_dashboards) - C(vllm_dashboard_urls) where each is fetched,
     C(vllm_dashboard_check) whether a file is a usable dashboard, C(vllm_dashboards_fetched) the
     fetch's results, each checked.
@@ -376,6 +377,7 @@ class FilterModule(object):
             "vllm_workers_state": vllm_router.workers_state,
             "vllm_router_lines": vllm_router.router_lines,
             "vllm_nft_guard": vllm_firewall.guard_ruleset,
+            "vllm_guard_ports": vllm_firewall.guard_ports,
             "vllm_dashboard_urls": vllm_dashboards.urls,
             "vllm_dashboard_check": vllm_dashboards.check,
             "vllm_dashboards_fetched": vllm_dashboards.fetched,

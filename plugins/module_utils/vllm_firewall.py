@@ -49,22 +49,40 @@ def _networks(allow):
     return [text(n) for n in four], [text(n) for n in six]
 
 
+def guard_ports(port, instances=None):
+    """The TCP ports the guard covers: every instance's port when ``vllm_instances`` plans several
+    servers on the host (``instances``: the planned list, each with ``port``), else the one
+    server's ``port``. Sorted, each once."""
+    ports = [item["port"] for item in (instances or []) if isinstance(item, dict) and "port" in item]
+    if not ports:
+        ports = [port]
+    return sorted({int(str(p)) for p in ports})
+
+
+def _dport(ports):
+    return "%d" % ports[0] if len(ports) == 1 else "{ %s }" % ", ".join("%d" % p for p in ports)
+
+
 def guard_ruleset(port, allow, table=TABLE):
-    """The nft file of the guard for the server's TCP ``port``: loopback and ``allow`` accepted,
-    every other client reset. ``allow`` empty: an empty string (no rule; the role removes it)."""
+    """The nft file of the guard for the server's TCP ``port`` (an int, or a list of the ports of
+    several instances): loopback and ``allow`` accepted, every other client reset. ``allow`` empty:
+    an empty string (no rule; the role removes it)."""
     if not allow:
         return ""
     four, six = _networks(allow)
-    port = int(port)
-    rules = ['iifname "lo" tcp dport %d accept' % port]
+    ports = sorted({int(str(p)) for p in (port if isinstance(port, (list, tuple)) else [port])})
+    dport = _dport(ports)
+    rules = ['iifname "lo" tcp dport %s accept' % dport]
     if four:
-        rules.append("ip saddr { %s } tcp dport %d accept" % (", ".join(four), port))
+        rules.append("ip saddr { %s } tcp dport %s accept" % (", ".join(four), dport))
     if six:
-        rules.append("ip6 saddr { %s } tcp dport %d accept" % (", ".join(six), port))
-    rules.append("tcp dport %d reject with tcp reset" % port)
+        rules.append("ip6 saddr { %s } tcp dport %s accept" % (", ".join(six), dport))
+    rules.append("tcp dport %s reject with tcp reset" % dport)
+    what = ("the vLLM server's port %d" % ports[0] if len(ports) == 1
+            else "the vLLM instances' ports %s" % ", ".join("%d" % p for p in ports))
     lines = [
         "#!/usr/sbin/nft -f",
-        "# Admits only loopback and vllm_service_firewall_allow to the vLLM server's port %d." % port,
+        "# Admits only loopback and vllm_service_firewall_allow to %s." % what,
         "# Its own table, replaced as a whole: the rest of the ruleset is left alone.",
         "table inet %s" % table,
         "delete table inet %s" % table,

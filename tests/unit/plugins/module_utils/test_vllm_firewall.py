@@ -65,14 +65,34 @@ def test_validate_inputs_checks_the_allow_list():
     assert v.validate_inputs({"vllm_service_firewall_allow": ["10.0.0.1"]}) == []
 
 
+def test_guard_ports_one_server_or_every_instance():
+    assert f.guard_ports(8000) == [8000]
+    assert f.guard_ports("8000", []) == [8000]
+    # vllm_instances planned: their ports, not vllm_service_port (which no server listens on then)
+    planned = [{"name": "chat", "port": 8002}, {"name": "embed", "port": "8001"}, {"name": "x", "port": 8002}]
+    assert f.guard_ports(8000, planned) == [8001, 8002]
+
+
+def test_rule_covers_every_instance_port():
+    text = f.guard_ruleset([8002, 8001], ["10.89.0.7"])
+    lines = [line.strip() for line in text.splitlines()]
+    assert 'iifname "lo" tcp dport { 8001, 8002 } accept' in lines
+    assert "ip saddr { 10.89.0.7 } tcp dport { 8001, 8002 } accept" in lines
+    assert lines[-3] == "tcp dport { 8001, 8002 } reject with tcp reset"
+    assert "ports 8001, 8002" in text
+    # one port given as a list: the same text as the plain port
+    assert f.guard_ruleset([8000], ["10.0.0.1"]) == f.guard_ruleset(8000, ["10.0.0.1"])
+
+
 @pytest.mark.skipif(shutil.which("nft") is None, reason="nft is not installed (apt-get install nftables)")
 def test_nft_accepts_the_text(tmp_path):
     path = tmp_path / "guard.nft"
-    path.write_text(f.guard_ruleset(8000, ["10.0.0.1", "fd00::1"]))
-    done = subprocess.run(["nft", "-c", "-f", str(path)], capture_output=True, text=True, check=False)
-    if "Operation not permitted" in done.stderr:
-        pytest.skip("nft -c needs CAP_NET_ADMIN here")
-    assert done.returncode == 0, done.stderr
+    for port in (8000, [8001, 8002]):
+        path.write_text(f.guard_ruleset(port, ["10.0.0.1", "fd00::1"]))
+        done = subprocess.run(["nft", "-c", "-f", str(path)], capture_output=True, text=True, check=False)
+        if "Operation not permitted" in done.stderr:
+            pytest.skip("nft -c needs CAP_NET_ADMIN here")
+        assert done.returncode == 0, done.stderr
 
 
 def test_drain_timeout_range():
