@@ -53,7 +53,8 @@ How a diagnosis is made
    was written from).
    Some causes need the traceback around the exception line (``_caller_findings``): who passed vLLM
    an argument or imported a vllm module it lacks (a wrapper written for another release:
-   ``wrapper_vllm_version_mismatch``; vLLM's own code: ``vllm_install_incomplete``), which code asked
+   ``wrapper_vllm_version_mismatch``; vLLM's own code: ``vllm_install_incomplete``; a native Windows
+   Python: ``native_windows_unsupported``), which code asked
    the Hub for a local directory (``local_path_taken_for_hub_id``), whether a KeyError came from
    load_weights (``checkpoint_weight_name_mismatch``).
 3. An exception no rule knows is placed by the frame that raised it (uvloop, the multimodal

@@ -221,6 +221,9 @@ _VLLM_PATH_RE = re.compile(r"[/\\]vllm[/\\]")
 _UNEXPECTED_KWARG_RE = re.compile(r"^TypeError: (?:\w+\.)?__init__\(\) got an unexpected keyword argument '(\w+)'")
 _VLLM_ENTRY_CALL_RE = re.compile(r"\b(?:Async)?EngineArgs\(|(?:^|[\s=(.])LLM\(|\bAsyncLLMEngine\.from_engine_args\(|"
                                  r"\bLLMEngine\.from_engine_args\(|\bSamplingParams\(")
+# a frame path of a native Windows Python into vLLM: the package directory or pip's console-script
+# launcher (Scripts\vllm.exe\__main__.py) on a drive letter
+_WINDOWS_VLLM_PATH_RE = re.compile(r"^[A-Za-z]:\\.*\\(?:vllm\\|Scripts\\vllm\.exe\\)")
 # a vLLM module or name that is not there
 _VLLM_IMPORT_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module named '(vllm\.[\w.]+)'|"
                              r"^ImportError: cannot import name '(\w+)' from '(vllm(?:\.[\w.]+)?)'|"
@@ -272,6 +275,12 @@ def _caller_findings(lines, findings):
         if match:
             module = match.group(1) or match.group(3) or match.group(4)
             frames = _frames_above(lines, pos)
+            if any(_WINDOWS_VLLM_PATH_RE.search(path) for path, _code in frames):
+                # vLLM's own modules missing under a native Windows Python (drive-letter paths into the
+                # vllm package or its Scripts\vllm.exe launcher): there is no vLLM for Windows to be
+                # out of step with; the PyPI package has no Windows build (no vllm._C, no CLI)
+                out.append(Finding("wsl_specific", SPECIFIC, line, "native_windows_unsupported", match, "error"))
+                continue
             inside = bool(frames) and bool(_VLLM_PATH_RE.search(frames[0][0]))
             private = any(part.startswith("_") for part in module.split(".")[1:])
             rule = "vllm_install_incomplete" if inside or private else "wrapper_vllm_version_mismatch"

@@ -304,6 +304,11 @@ def _fix_python(finding, facts, live, lines):
             want = "3.%d" % max(10, cap[1] - 1)
     who = "Python %s" % version if version else "This Python"
     why = " (%s)" % bound.group(0) if bound else ""
+    if "__firstlineno__" in text:
+        # inspect of Python 3.13+ on vLLM's config classes: a release before its Python 3.13 support
+        why = (" (Python 3.13's inspect finds no __firstlineno__ on the config classes whose source this vLLM "
+               "reads for its command-line help: a release from before vLLM's Python 3.13 support)")
+        who = "Python %s" % version if version else "Python 3.13 or newer"
     if vt and vt < (3, 10):
         return ("%s is too old for current vLLM releases%s. Set vllm_python_version: \"%s\" (uv installs it next "
                 "to the system Python)." % (who, why, want))
@@ -764,6 +769,23 @@ vllm_release_bug DeepGEMM
     without FP8 layers. Set vllm_service_env {VLLM_DEEP_GEMM_WARMUP: "skip", VLLM_USE_DEEP_GEMM: "0"}
     (no DeepGEMM kernels are needed then), or move vllm_install_version to a release that checks first;
     install deep_gemm in the service venv only where the model has FP8 block-quantized layers.
+vllm_release_bug cannot\sbe\saccessed\sfrom\sTriton
+    A Triton kernel of vLLM (LoRA's punica/sgmv kernels, mamba's) was handed a tensor the current CUDA
+    device cannot reach: the engine runs on a GPU other than the process's current device (an LLM(...,
+    device='cuda:1'), a tool placing the model on its second GPU) and this vLLM release launches the
+    kernel on device 0 (later releases select the engine's device first, vLLM PR #13027). Choose the
+    GPU by visibility instead, so that it is device 0 to vLLM: CUDA_VISIBLE_DEVICES in
+    vllm_service_env (gpus of a vllm_instances entry), no device option; or move vllm_install_version
+    to a newer release.
+vllm_release_bug Keyword\sargument\s\w+\swas\sspecified\sbut\sunrecognised
+    Triton refused a launch option that one of vLLM's kernels passes (maxnreg of the LoRA kernels in
+    vLLM 0.8): this Triton backend or release does not know it (options differ between the CUDA, HIP
+    and XPU backends and across Triton releases). A bug of this vLLM release on this platform, or a
+    Triton other than the one vLLM pins: keep the Triton of vllm_install_version's requirements in the
+    service venv (run the playbook again; vllm_install syncs the venv to its lock file), move
+    vllm_install_version to a release with the fix (the LoRA kernels dropped maxnreg in vLLM PR
+    #17677), and meanwhile start without the feature whose kernel fails (enable_lora in
+    vllm_service_options).
 dependency_version_mismatch revision\sor\sa\sversion
     Two packages in vLLM's environment are of releases that do not fit each other: the installed kernels
     (0.15 or newer) requires a version or revision on every LayerRepository, and the installed
@@ -1082,6 +1104,14 @@ cuda_driver_mismatch torchvision_torch_mismatch
     the installed torch (the pairs are listed in torchvision's README), or rebuild the venv from vLLM's
     own requirements (vllm_python_rebuild: true with vllm_install_version) without adding torch or
     torchvision afterwards.
+tensor_parallel_config wrapper_gpu_already_assigned
+    The serving layer that starts vLLM for you (Xinference) refuses this model on a GPU it already gave
+    another vLLM model or replica: vLLM reserves a GPU's memory (gpu_memory_utilization) for itself, so
+    such a layer gives each vLLM model GPUs of its own. Let it place the replicas (no explicit GPU list
+    with several replicas, or one with n_gpu x replicas distinct GPUs), or stop the model that holds the
+    GPU first. Run directly by this project, each server gets its own GPUs the same way: gpus of each
+    vllm_instances entry (instances that share a GPU split its memory), or CUDA_VISIBLE_DEVICES in
+    vllm_service_env.
 wsl_specific native_windows_unsupported
     vLLM runs on Linux only: this is a native Windows Python (drive-letter paths, or Unix-only modules
     such as resource or fcntl missing). Run vLLM inside WSL2 (a Linux distro; this project's

@@ -384,6 +384,13 @@ py_not_supported python_version_unsupported LIKELY
     unsupported Python version
     only supports Python
     Python >= ?3\.\d+ is required
+# inspect.findsource on Python 3.13 or newer reads a class's __firstlineno__ (set by the compiler
+# from 3.13 on); vLLM releases before their Python 3.13 support read their config classes' source
+# (the docstrings of the CLI help, vllm/config get_attr_docs) and find classes without it: the
+# KeyError, then OSError('source code not available'), stops `vllm serve` before any engine starts
+py_not_supported python_version_unsupported SPECIFIC
+    KeyError: '__firstlineno__'
+    lnum = vars\(object\)\['__firstlineno__'\]
 # ---- uvloop / event loop ---------------------------------------------------------------
 no_uvloop uvloop_event_loop CERTAIN
     No module named '?uvloop'?
@@ -712,6 +719,11 @@ ray_node_ip_mismatch tensor_parallel_config SPECIFIC
 ep_div tensor_parallel_config 80
     must be divisible by ep_size
     n_physical_experts=\d+ must be divisible
+# a serving layer that hands out the host's GPUs to the models it starts (Xinference's worker,
+# allocate_devices_with_gpu_idx) refuses a GPU it already gave a vLLM model (another model or
+# replica): vLLM takes the GPU's memory for itself, so it does not share one
+wrapper_gpu_already_assigned tensor_parallel_config SPECIFIC
+    User specified GPU index (\d+) has been occupied with (?:a|an) (?:vLLM |[\w ]{0,20})model
 # ---- multimodal ---------------------------------------------------------------------------
 # vllm/multimodal/registry.py: the per-prompt limits were never set up in the process asking for them
 # (V1 TP workers of vLLM 0.6.6-0.7.0 profiling the encoder budget; fixed by vLLM #12252)
@@ -777,6 +789,8 @@ native_windows_unsupported wsl_specific SPECIFIC
     module 'signal' has no attribute '(SIGKILL|SIGQUIT|SIGUSR1|SIGHUP|SIGALRM)'
 native_windows_unsupported wsl_specific 55 frame
     ^File "[A-Za-z]:\\[^"]*\\vllm\\[^"]*\.py", line \d+
+# pip's console-script launcher of a Windows install (Scripts\vllm.exe, its __main__.py inside)
+    ^File "[A-Za-z]:\\[^"]*\\Scripts\\vllm\.exe\\__main__\.py", line \d+
 # ---- ports ------------------------------------------------------------------------------
 # Ascend HCCL's root-info listener (HcclGetRootInfo, port 60000 and up by default): another process on
 # the host (a second vLLM or trainer on other NPUs) already listens there
@@ -909,6 +923,18 @@ vllm_release_bug engine_core_generic 65
 vllm_release_bug engine_core_generic SPECIFIC
     vllm/\S*_C\S*\.so: undefined symbol: _Z\d+[A-Za-z_]
     (?:^|[\s/])_(?:\w+_)?C\.abi3\.so: undefined symbol: _Z\d+[A-Za-z_]
+# triton's launcher (backends/nvidia/driver.py, and AMD's): a kernel argument is a pointer the current
+# device cannot reach, a CPU tensor or a tensor on another GPU than the current device. At vLLM's start
+# the second: the engine runs on a GPU other than the process's current device (device='cuda:1', a
+# wrapper putting the model on a second GPU) and vLLM launches a Triton kernel (LoRA's punica/sgmv,
+# mamba's) without selecting the engine's device first
+vllm_release_bug engine_core_generic SPECIFIC
+    Pointer argument \(at \d+\) cannot be accessed from Triton \(cpu tensor\?\)
+# triton's JITFunction.run: a launch option of one of vLLM's kernels that this Triton backend or
+# release does not know (options differ between the CUDA, HIP and XPU backends and across Triton
+# releases; vLLM 0.8's LoRA kernels passed CUDA's maxnreg everywhere)
+vllm_release_bug engine_core_generic LIKELY
+    Keyword argument (\w+) was specified but unrecognised
 # vllm/executor/ray_utils.py initialize_ray_cluster and vllm/ray/lazy_utils.py: vLLM's own Ray calls on a
 # Ray state some releases did not expect (ray.init("auto") again where the caller already started Ray:
 # later releases pass ignore_reinit_error; a 'ray' module without Ray's API: later releases catch it)

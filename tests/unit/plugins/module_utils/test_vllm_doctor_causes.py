@@ -708,3 +708,78 @@ def test_a_platform_plugin_that_fails_to_load():
            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of "
            "23.64 GiB of which 1.02 GiB is free.\n")
     assert D.diagnose(log)["category"] == "gpu_oom"
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules written after held-out set AF (heldout-af) was scored: other wordings of the same causes
+# ---------------------------------------------------------------------------------------------
+
+def test_python_3_13_inspect_without_firstlineno_is_a_python_too_new_for_the_release():
+    # inspect.findsource of Python 3.13+ on a class without __firstlineno__ (vLLM reading its config
+    # classes' source for the CLI help, releases before its Python 3.13 support)
+    for log in ('  File "/opt/venv/lib/python3.13/site-packages/vllm/config/utils.py", line 141, in get_attr_docs\n'
+                "    cls_node = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]\n"
+                '  File "/usr/lib/python3.13/inspect.py", line 1087, in findsource\n'
+                "    lnum = vars(object)['__firstlineno__'] - 1\n"
+                "KeyError: '__firstlineno__'\n"
+                "\nDuring handling of the above exception, another exception occurred:\n\n"
+                "OSError: source code not available\n",
+                "(APIServer pid=1) KeyError: '__firstlineno__'\n"):
+        got = D.diagnose(log)
+        assert (got["category"], got["cause"]) == ("python_version_unsupported", "py_not_supported"), (log, got)
+        assert "vllm_python_version" in got["fix"] and "3.12" in got["fix"] and "__firstlineno__" in got["fix"]
+    # another missing key is no Python version
+    assert D.diagnose("KeyError: 'firstlineno'\n")["category"] != "python_version_unsupported"
+
+
+def test_a_triton_kernel_handed_a_tensor_of_another_device():
+    # triton's launcher: the engine's GPU is not the process's current device (device='cuda:N')
+    for log in ("[rank0]: ValueError: Pointer argument (at 0) cannot be accessed from Triton (cpu tensor?)\n",
+                "(VllmWorker rank=1 pid=331) ERROR 05-02 10:11:12 [multiproc_executor.py:470] ValueError: Pointer "
+                "argument (at 3) cannot be accessed from Triton (cpu tensor?)\n" + WRAPPER):
+        got = D.diagnose(log)
+        assert (got["category"], got["cause"]) == ("engine_core_generic", "vllm_release_bug"), (log, got)
+        assert "CUDA_VISIBLE_DEVICES" in got["fix"] and "vllm_service_env" in got["fix"]
+
+
+def test_a_triton_launch_option_the_backend_does_not_know():
+    # triton's JITFunction.run on a launch option of another backend or release
+    for log in ("ERROR 04-15 19:30:19 [core.py:390] KeyError: 'Keyword argument maxnreg was specified but "
+                "unrecognised'\n",
+                "KeyError: 'Keyword argument waves_per_eu was specified but unrecognised'\n" + WRAPPER):
+        got = D.diagnose(log)
+        assert (got["category"], got["cause"]) == ("engine_core_generic", "vllm_release_bug"), (log, got)
+        assert "Triton" in got["fix"] and "vllm_install_version" in got["fix"]
+
+
+def test_a_serving_layer_refusing_a_gpu_it_gave_another_vllm_model():
+    # Xinference's worker (allocate_devices_with_gpu_idx): replicas or models with overlapping GPU lists
+    for log in ("RuntimeError: [address=0.0.0.0:34567, pid=12] User specified GPU index 0 has been occupied with a "
+                "vLLM model: qwen2-instruct-1-0, therefore cannot allocate GPU memory for a new model.\n",
+                "xinference.core.worker ERROR User specified GPU index 3 has been occupied with a vLLM model: "
+                "glm4-chat-0, therefore cannot allocate GPU memory for a new model.\n"):
+        got = D.diagnose(log)
+        assert (got["category"], got["cause"]) == ("tensor_parallel_config", "wrapper_gpu_already_assigned"), got
+        assert "vllm_instances" in got["fix"] and "CUDA_VISIBLE_DEVICES" in got["fix"]
+
+
+def test_vllm_modules_missing_under_a_native_windows_python():
+    # drive-letter paths into the vllm package or its Scripts\vllm.exe launcher: no Windows build
+    for log in ("Traceback (most recent call last):\n"
+                '  File "C:\\Users\\me\\miniconda3\\envs\\v\\Scripts\\vllm.exe\\__main__.py", line 4, in <module>\n'
+                '  File "C:\\Users\\me\\miniconda3\\envs\\v\\lib\\site-packages\\vllm\\_custom_ops.py", line 9, in '
+                "<module>\n"
+                "    import vllm._C\n"
+                "ModuleNotFoundError: No module named 'vllm._C'\n",
+                "Traceback (most recent call last):\n"
+                '  File "D:\\work\\.venv\\Scripts\\vllm.exe\\__main__.py", line 2, in <module>\n'
+                "    from vllm.entrypoints.cli.main import main\n"
+                "ModuleNotFoundError: No module named 'vllm.entrypoints'\n"):
+        got = D.diagnose(log)
+        assert (got["category"], got["cause"]) == ("wsl_specific", "native_windows_unsupported"), (log, got)
+        assert "WSL2" in got["fix"]
+    # the same import under Linux stays an incomplete install
+    log = ('  File "/opt/venv/lib/python3.12/site-packages/vllm/_custom_ops.py", line 9, in <module>\n'
+           "    import vllm._C\n"
+           "ModuleNotFoundError: No module named 'vllm._C'\n")
+    assert D.diagnose(log)["category"] != "wsl_specific"
