@@ -1397,6 +1397,23 @@ model_files object_storage_load_format
     a streaming loader. vllm_model_source takes a hub id or a local folder: copy the model to the host and
     give its absolute path there; where the URL is meant to reach vLLM directly (an override of the model
     in vllm_service_options), add load_format: runai_streamer with vLLM's runai extra installed.
+model_files quantization_config_unsupported
+    The checkpoint's quantization_config (its bits, symmetry or algorithm) is of a kind the method's kernels
+    in the installed vLLM do not run (e.g. 8-bit AWQ, asymmetric GPTQ on a kernel that needs symmetric, a
+    ModelOpt algorithm this release lacks). Serve a checkpoint quantized the way the line lists as supported
+    (vllm_model_source), choose the method that runs it in vllm_service_options (quantization: awq_marlin,
+    gptq_marlin, moe_wna16 where the line suggests one), or a vllm_install_version that supports it.
+model_files fp8_online_quantization_removed
+    quantization: fp8 on an unquantized checkpoint (FP8 made at load time) is no longer what `fp8` means
+    in the installed vLLM: `fp8` now only reads FP8 checkpoints. Set vllm_service_options {quantization:
+    fp8_per_tensor} for the same online FP8, or serve an FP8 checkpoint (vllm_model_source) without a
+    quantization option.
+model_files lora_adapter_mismatch
+    The LoRA adapter does not fit the base model: it targets modules the model does not have (an adapter
+    trained for another architecture, or with modules vLLM does not load, such as extra heads) or it was
+    trained with another vocabulary size. Use an adapter trained for this base model (lora_modules in
+    vllm_service_options; vllm_model_source the matching base), or retrain/merge it with only the
+    supported target modules.
 cuda_driver_mismatch kv_cache_dtype_unsupported
     The KV cache dtype asked for (kv_cache_dtype in vllm_service_options) is not supported by the
     attention backend this model uses on this platform (nvfp4 with MLA models such as DeepSeek). Set

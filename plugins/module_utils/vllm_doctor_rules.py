@@ -1274,6 +1274,67 @@ mamba_cache_blocks_short gpu_oom SPECIFIC
 # config/vllm.py VllmConfig.__post_init__: a model on object storage needs a streaming loader
 object_storage_load_format model_files SPECIFIC
     To load a model from object storage \(S3/GCS/Azure\), '?load_format'? must be
+# model_executor/layers/quantization/moe_wna16.py: the capability check of a combined method ("The quantization
+# method moe_wna16 + awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70."),
+# which the rule above does not read for its " + "; the same three groups, so the same fix
+quantization_unsupported cuda_driver_mismatch CERTAIN
+    The quantization method ([\w-]+ \+ [\w-]+) is not supported for the current GPU\.(?: Minimum capability: (\d+)\. Current capability: (\d+))?
+# model_executor/layers/quantization (auto_gptq.py, auto_awq.py, moe_wna16.py, modelopt.py; older gptq.py /
+# awq.py "Currently, only 4-bit weight quantization is supported for AWQ, but got 8 bits."): a checkpoint's
+# quantization_config (bits, symmetry, algorithm) that the method's kernels in this release do not run
+quantization_config_unsupported model_files SPECIFIC
+    Unsupported quantization config: bits=\d+, sym=
+    Currently, only [\d/]+-bit weight quantization is supported for (\w+)
+    Unsupported num_bits = \d+\. Supported:
+    moe_wna16 only supports? gptq and awq
+    (?:AutoAWQMoEMethod|AutoGPTQMoEMethod|MoeWNA16Method) only supports
+    ModelOpt currently only supports: .{1,400}? quantizations in vLLM
+    Unsupported ModelOpt (?:FP8|NVFP4) quant_algo
+# model_executor/layers/quantization/fp8.py Fp8Config: quantization: fp8 on an unquantized checkpoint (online
+# FP8), which older releases did and this one moved to fp8_per_tensor
+fp8_online_quantization_removed model_files SPECIFIC+3
+    The `?fp8`? quantization method no longer supports online quantization
+# lora/peft_helper.py PEFTHelper.validate_legal: an adapter of a rank above max_lora_rank ("LoRA rank 64 is
+# greater than max_lora_rank 16.")
+lora_options_invalid engine_core_generic SPECIFIC
+    LoRA rank \d+ is greater than max_lora_rank
+# lora/lora_model.py from_lora_tensors / from_local_checkpoint: an adapter trained for another model or with
+# modules vLLM does not load
+lora_adapter_mismatch model_files SPECIFIC
+    expected target modules in .{1,400} but received .{1,400} Please verify that the loaded LoRA module is correct
+    The embedding LoRA size\(\d+\) must be consistent with the base model's vocabulary size
+# lora/model_manager.py create_lora_manager: "Model <class '...'> is not supported for LoRA."
+lora_unsupported_model model_files CERTAIN
+    Model .{1,160} is not supported for LoRA\b
+# v1/attention/backends/triton_attn.py, flash_attn.py, cpu_attn.py: the KV cache dtype the backend cannot
+# store on this device ("FP8 KV cache is not supported by the Triton attention backend on Tesla T4 (compute
+# capability 7.5) ...", "FP8 KV cache on CPU requires x86 with AVX-512 or AMX.")
+kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
+    FP8 KV cache is not supported by the Triton attention backend
+    bfloat16 KV cache is not supported on .{1,80}\(compute capability
+    FlashAttention does not support \S+ kv-cache on this device
+    FP8 KV cache requires head_size divisible by \d+ on CPU
+    FP8 KV cache on CPU requires x86 with AVX-512 or AMX
+# v1/attention/backends/flashinfer.py: a model FlashInfer cannot run (attention sinks, per-layer windows)
+attention_backend_unsupported cuda_driver_mismatch SPECIFIC
+    FlashInfer backend currently does not support attention sinks
+    Window left is not the same for all layers
+    FlashInfer backend currently only supports models in which all layers share the same values
+# v1/worker/utils.py request_memory: GPU memory held by weights outside the engine (a shared weight cache)
+free_lt_util_short gpu_oom CERTAIN
+    on startup is less than the engine's budget after excluding
+    Externally held weights on device \S+ \([\d.]+/[\d.]+ GiB\) exceed the desired GPU memory utilization
+# v1/worker/gpu_model_runner.py: a pooling runner for a model without pooling tasks, and a speculative
+# method the runner does not know or the model does not implement
+runner_unsupported_by_model model_files SPECIFIC
+    does not support any pooling tasks
+speculative_config_invalid engine_core_generic SPECIFIC
+    Unknown speculative decoding method:? (\S+)
+    Model does not support EAGLE3 interface
+# config/kv_transfer.py KVTransferConfig: kv_role missing or unknown
+option_value_invalid engine_core_generic SPECIFIC
+    Unsupported kv_role: (\S+?)\.? Supported roles are
+    Please specify kv_role when kv_connector is set
 # config/vllm.py: a KV cache dtype the attention backend does not store
 kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
     nvfp4 KV cache is not supported with MLA

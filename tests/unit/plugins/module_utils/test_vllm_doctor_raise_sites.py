@@ -26,7 +26,7 @@ def engine_log(path, exc, message):
              _ENGINE + '  File "/opt/venv/lib/python3.12/site-packages/vllm/v1/engine/core.py", line 857, in '
                        "run_engine_core",
              _ENGINE + "    engine_core = EngineCoreProc(*args, **kwargs)",
-             _ENGINE + '  File "/opt/venv/lib/python3.12/site-packages/%s", line 120, in _check' % path,
+             _ENGINE + '  File "/opt/venv/lib/python3.12/site-packages/%s", line 120, in _check' % path.split()[0],
              _ENGINE + "    raise %s(" % exc]
     lines += [_ENGINE + line for line in ("%s: %s" % (exc, message)).splitlines()]
     lines.append(_API + "RuntimeError: Engine core initialization failed. See root cause above. "
@@ -39,7 +39,7 @@ def api_log(path, exc, message):
     lines = [_API + "Traceback (most recent call last):",
              _API + '  File "/opt/venv/bin/vllm", line 10, in <module>',
              _API + "    sys.exit(main())",
-             _API + '  File "/opt/venv/lib/python3.12/site-packages/%s", line 120, in _check' % path,
+             _API + '  File "/opt/venv/lib/python3.12/site-packages/%s", line 120, in _check' % path.split()[0],
              _API + "    raise %s(" % exc]
     lines += [_API + line for line in ("%s: %s" % (exc, message)).splitlines()]
     return "\n".join(lines) + "\n"
@@ -346,6 +346,87 @@ CASES = [
         "vocab_size=32000. Using models with different tokenizers can cause out-of-bounds errors during "
         "speculative decoding.", cls="SpeculativeConfig"),
      "engine_core_generic", "speculative_config_invalid"),
+    # ---- quantization configs, LoRA adapters, KV cache dtypes, pooling and drafts (second pass)
+    ("quant_combined_capability", engine_log(
+        "vllm/model_executor/layers/quantization/moe_wna16.py", "ValueError",
+        "The quantization method moe_wna16 + awq is not supported for the current GPU. Minimum capability: 75. "
+        "Current capability: 70."),
+     "cuda_driver_mismatch", "quantization_unsupported"),
+    ("gptq_bits_sym", engine_log(
+        "vllm/model_executor/layers/quantization/auto_gptq.py", "ValueError",
+        "Unsupported quantization config: bits=3, sym=False"),
+     "model_files", "quantization_config_unsupported"),
+    ("awq_bits_older", config_log(
+        "vllm/model_executor/layers/quantization/awq.py AWQConfig (older wording)",
+        "Currently, only 4-bit weight quantization is supported for AWQ, but got 8 bits."),
+     "model_files", "quantization_config_unsupported"),
+    ("modelopt_algo", config_log(
+        "vllm/model_executor/layers/quantization/modelopt.py",
+        "ModelOpt currently only supports: ['FP8', 'FP8_PER_CHANNEL_PER_TOKEN', 'FP8_PB_WO', 'NVFP4', 'MXFP8', "
+        "'MIXED_PRECISION'] quantizations in vLLM. Please check the `hf_quant_config.json` file for your model's "
+        "quant configuration."),
+     "model_files", "quantization_config_unsupported"),
+    ("fp8_online", config_log(
+        "vllm/model_executor/layers/quantization/fp8.py (Fp8Config)",
+        "The `fp8` quantization method no longer supports online quantization. Please use `--quantization "
+        "fp8_per_tensor` instead. See https://docs.vllm.ai/en/latest/features/quantization/fp8.html"),
+     "model_files", "fp8_online_quantization_removed"),
+    ("lora_rank", engine_log(
+        "vllm/lora/peft_helper.py (PEFTHelper.validate_legal)", "ValueError",
+        "LoRA rank 64 is greater than max_lora_rank 16."),
+     "engine_core_generic", "lora_options_invalid"),
+    ("lora_targets", engine_log(
+        "vllm/lora/lora_model.py", "ValueError",
+        "While loading /srv/adapters/sql-lora, expected target modules in ['down_proj', 'gate_up_proj', 'o_proj', "
+        "'qkv_proj'] but received ['model.layers.0.mlp.experts.0.w1']. Please verify that the loaded LoRA module is "
+        "correct"),
+     "model_files", "lora_adapter_mismatch"),
+    ("lora_vocab", engine_log(
+        "vllm/lora/lora_model.py", "RuntimeError",
+        "The embedding LoRA size(32000) must be consistent with the base model's vocabulary size(128256)."),
+     "model_files", "lora_adapter_mismatch"),
+    ("lora_model_class", engine_log(
+        "vllm/lora/model_manager.py (create_lora_manager)", "ValueError",
+        "Model <class 'vllm.model_executor.models.whisper.WhisperForConditionalGeneration'> is not supported for "
+        "LoRA."),
+     "model_files", "lora_unsupported_model"),
+    ("kv_fp8_triton_t4", engine_log(
+        "vllm/v1/attention/backends/triton_attn.py", "ValueError",
+        "FP8 KV cache is not supported by the Triton attention backend on Tesla T4 (compute capability 7.5); "
+        "native FP8 (fp8e4nv) requires SM89+. Re-run with --kv-cache-dtype float16."),
+     "cuda_driver_mismatch", "kv_cache_dtype_unsupported"),
+    ("kv_fp8_cpu_isa", engine_log(
+        "vllm/v1/attention/backends/cpu_attn.py", "NotImplementedError",
+        "FP8 KV cache on CPU requires x86 with AVX-512 or AMX."),
+     "cuda_driver_mismatch", "kv_cache_dtype_unsupported"),
+    ("kv_fa_dtype", engine_log(
+        "vllm/v1/attention/backends/flash_attn.py", "NotImplementedError",
+        "FlashAttention does not support fp8_e5m2 kv-cache on this device."),
+     "cuda_driver_mismatch", "kv_cache_dtype_unsupported"),
+    ("flashinfer_sinks", engine_log(
+        "vllm/v1/attention/backends/flashinfer.py", "NotImplementedError",
+        "FlashInfer backend currently does not support attention sinks, please use trtllm on blackwell or flash "
+        "attention on earlier GPUs."),
+     "cuda_driver_mismatch", "attention_backend_unsupported"),
+    ("external_weights", engine_log(
+        "vllm/v1/worker/utils.py (request_memory)", "ValueError",
+        "Free memory on device cuda:0 (20.12/79.19 GiB) on startup is less than the engine's budget after "
+        "excluding external process's weights (0.9, 55.77 GiB). Decrease GPU memory utilization or reduce GPU "
+        "memory used by other processes."),
+     "gpu_oom", "free_lt_util_short"),
+    ("no_pooling_tasks", engine_log(
+        "vllm/v1/worker/gpu_model_runner.py", "RuntimeError",
+        "Model Qwen/Qwen3-0.6B does not support any pooling tasks. See "
+        "https://docs.vllm.ai/en/latest/models/pooling_models.html to learn more."),
+     "model_files", "runner_unsupported_by_model"),
+    ("spec_unknown_method", engine_log(
+        "vllm/v1/worker/gpu_model_runner.py", "ValueError", "Unknown speculative decoding method: eagle4"),
+     "engine_core_generic", "speculative_config_invalid"),
+    ("kv_role", config_log(
+        "vllm/config/kv_transfer.py",
+        "Please specify kv_role when kv_connector is set, supported roles are ['kv_producer', 'kv_consumer', "
+        "'kv_both']", cls="KVTransferConfig"),
+     "engine_core_generic", "option_value_invalid"),
 ]
 
 
