@@ -32,7 +32,7 @@ CERTAIN = 95
 # --------------------------------------------------------------------------------------------
 
 class Rule(object):
-    __slots__ = ("name", "category", "regex", "strength", "kind")
+    __slots__ = ("name", "category", "regex", "strength", "kind", "gate")
 
     def __init__(self, name, category, pattern, strength, kind="error", flags=re.I):
         self.name = name
@@ -40,6 +40,58 @@ class Rule(object):
         self.regex = re.compile(pattern, flags)
         self.strength = strength
         self.kind = kind
+        self.gate = _gate(pattern)
+
+
+_REGEX_META = set(".^$*+?{}[]\\|()")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+
+
+def _alternatives(pattern):
+    """The pattern's top-level alternatives (split at each "|" outside groups, classes and escapes)."""
+    parts, depth, class_from, escaped, start = [], 0, None, False, 0
+    for pos, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif class_from is not None:
+            # a "]" first in the class (after "[" or "[^") is a member, any other ends it
+            if char == "]" and pos > class_from and not (pos == class_from + 1 and pattern[class_from] == "^"):
+                class_from = None
+        elif char == "[":
+            class_from = pos + 1
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:pos])
+            start = pos + 1
+    parts.append(pattern[start:])
+    return parts
+
+
+def _gate(pattern):
+    """Lower-case literals, one per alternative, one of which any match must contain; None when an alternative
+    starts with no plain text. An alternative's leading run of characters that are no regex syntax (after a
+    leading ^ or \\b) is matched as it is, so a line that holds none of the runs (compared in lower case: the
+    rules ignore case) cannot match: _rule_matches skips the search then. Only for ASCII lines, where ignoring
+    case is the same as comparing lower case."""
+    literals = []
+    for alt in _alternatives(pattern):
+        alt = re.sub(r"^(?:\^|\\b)+", "", alt)
+        run = ""
+        for char in alt:
+            if char in _REGEX_META:
+                break
+            run += char
+        if len(run) < len(alt) and alt[len(run)] in "?*{":
+            run = run[:-1]  # the last character is optional
+        if len(run) < 3 or _NON_ASCII_RE.search(run):
+            return None
+        literals.append(run.lower())
+    return tuple(sorted(set(literals), key=len))
 
 
 # The rules, as data read by _read_rules: one a paragraph. The first line, from the first column:
@@ -1458,7 +1510,10 @@ def _rule_matches(text, cache):
     hits = cache.get(text)
     if hits is None:
         hits = []
+        lower = None if _NON_ASCII_RE.search(text) else text.lower()
         for rule in RULES:
+            if lower is not None and rule.gate is not None and not any(lit in lower for lit in rule.gate):
+                continue  # holds none of the literals a match must start with (Rule.gate)
             match = rule.regex.search(text)
             if match:
                 hits.append((rule, match))

@@ -466,3 +466,32 @@ def test_the_raise_site_rules_stay_linear_on_a_long_word():
         if section:
             rule.regex.search(line)
     assert time.perf_counter() - start < 0.5
+
+
+def test_the_literal_gate_never_skips_a_rule_that_would_match():
+    # Rule.gate lets _rule_matches skip a search on a line that holds none of the literals a match must start
+    # with: on every line of the labelled logs and of these cases the hits are those of searching every rule.
+    import glob
+    import os
+    import vllm_doctor_rules as R
+    here = os.path.dirname(os.path.abspath(__file__))
+    fixtures = os.path.join(here, "..", "..", "..", "fixtures")
+    texts = set()
+    for path in glob.glob(os.path.join(fixtures, "logs*", "**", "*.log"), recursive=True):
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            texts.update(handle.read().splitlines())
+    for case in CASES:
+        texts.update(case[1].splitlines())
+    texts.update(["CUDA OUT OF MEMORY", "ſelected backend x is not valid for this configuration", "Killed"])
+    assert len(texts) > 1000
+    for text in texts:
+        gated = [rule.name for rule, _match in R._rule_matches(text, {})]
+        assert gated == [rule.name for rule in R.RULES if rule.regex.search(text)], text
+
+
+def test_the_gate_splits_alternatives_outside_groups_and_classes():
+    import vllm_doctor_rules as R
+    assert R._alternatives(r"ab(c|d)e|f[|\]]g|h\|i") == [r"ab(c|d)e", r"f[|\]]g", r"h\|i"]
+    assert R._gate(r"Killed\s+x|^Bus error\b") == ("killed", "bus error")
+    assert R._gate(r"models?'?s? max") == ("model",)  # an optional last character is not required
+    assert R._gate(r"(\w+) has no|abc") is None
