@@ -49,11 +49,16 @@ def _networks(allow):
     return [text(n) for n in four], [text(n) for n in six]
 
 
-def guard_ports(port, instances=None):
-    """The TCP ports the guard covers: every instance's port when ``vllm_instances`` plans several
-    servers on the host (``instances``: the planned list, each with ``port``), else the one
-    server's ``port``. Sorted, each once."""
-    ports = [item["port"] for item in (instances or []) if isinstance(item, dict) and "port" in item]
+def guard_ports(port, instances=None, planned=None):
+    """The TCP ports the guard covers: every instance's port when ``vllm_instances`` lists several
+    servers on the host (``instances``: that list; ``planned``: vllm_preflight's plan of it, each
+    with ``port``, read first), else the one server's ``port``. Sorted, each once."""
+    ports = []
+    if instances:
+        for source in (planned or [], instances):
+            ports = [item["port"] for item in source if isinstance(item, dict) and "port" in item]
+            if ports:
+                break
     if not ports:
         ports = [port]
     return sorted({int(str(p)) for p in ports})

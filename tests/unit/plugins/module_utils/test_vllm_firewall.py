@@ -67,10 +67,14 @@ def test_validate_inputs_checks_the_allow_list():
 
 def test_guard_ports_one_server_or_every_instance():
     assert f.guard_ports(8000) == [8000]
-    assert f.guard_ports("8000", []) == [8000]
+    assert f.guard_ports("8000", [], []) == [8000]
     # vllm_instances planned: their ports, not vllm_service_port (which no server listens on then)
     planned = [{"name": "chat", "port": 8002}, {"name": "embed", "port": "8001"}, {"name": "x", "port": 8002}]
+    assert f.guard_ports(8000, planned, planned) == [8001, 8002]
+    # the list as given when no plan is at hand (check mode before the preflight's facts)
     assert f.guard_ports(8000, planned) == [8001, 8002]
+    # a plan left from an earlier play does not count once vllm_instances is empty
+    assert f.guard_ports(8000, [], planned) == [8000]
 
 
 def test_rule_covers_every_instance_port():
