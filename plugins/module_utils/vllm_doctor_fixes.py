@@ -405,6 +405,14 @@ def _fix_model_cause(finding, text, where):
                 "whose tokenizer_class is PreTrainedTokenizerFast (or the model family's tokenizer class) by "
                 "setting vllm_service_options: {tokenizer: /path/to/that/copy}."
                 % (_first_group(match) or "a transformers 5 class"))
+    if finding.rule == "transformers_incompatible" and "does not recognize this architecture" in text:
+        return ("The model's config.json names model type %s, which the transformers in the service venv does not "
+                "know: the model is newer than that transformers (vLLM's release pins it). Move "
+                "vllm_install_version to a release whose transformers knows the model type and whose model list has "
+                "its architecture (vLLM's supported-models list and release notes), or, where this release already "
+                "has the architecture, add the newer transformers release to the venv; if the model ships its own "
+                "code instead, set trust_remote_code."
+                % (_first_group(match) or "(see the line)"))
     if finding.rule == "transformers_incompatible":
         if "failed to be inspected" in text:
             return ("vLLM could not import its own implementation of the model%s (the registry's inspection "
@@ -776,7 +784,9 @@ vllm_release_bug cannot\sbe\saccessed\sfrom\sTriton
     kernel on device 0 (later releases select the engine's device first, vLLM PR #13027). Choose the
     GPU by visibility instead, so that it is device 0 to vLLM: CUDA_VISIBLE_DEVICES in
     vllm_service_env (gpus of a vllm_instances entry), no device option; or move vllm_install_version
-    to a newer release.
+    to a newer release. The other way a CPU tensor reaches the kernel: weights offloaded to host memory
+    (cpu_offload_gb in vllm_service_options) with LoRA enabled, a pair later releases refuse (vLLM PR
+    #11810): drop cpu_offload_gb (or enable_lora) there.
 vllm_release_bug Keyword\sargument\s\w+\swas\sspecified\sbut\sunrecognised
     Triton refused a launch option that one of vLLM's kernels passes (maxnreg of the LoRA kernels in
     vLLM 0.8): this Triton backend or release does not know it (options differ between the CUDA, HIP
@@ -1209,6 +1219,30 @@ tensor_parallel_config pp_unsupported
     not support pipeline parallelism in this release. Drop pipeline_parallel_size from
     vllm_service_options and split over tensor_parallel_size instead, or use a vllm_install_version
     whose class for this model supports it.
+model_files bnb_architecture_unsupported
+    In-flight BitsAndBytes quantization (quantization: bitsandbytes in vllm_service_options) needs the
+    model's vLLM class to support it, and this architecture's class does not in the installed release.
+    Use a vllm_install_version whose release notes add BitsAndBytes for this architecture, serve a
+    checkpoint already quantized with a method the class supports (AWQ, GPTQ, FP8) via
+    vllm_model_source, or drop quantization and load_format to serve it unquantized.
+model_files mistral_format_flags_on_hf_repo
+    tokenizer_mode: mistral (with config_format and load_format mistral) reads only Mistral's own
+    files (tekken.json or tokenizer.model.v*, params.json, consolidated weights), and the model folder or
+    repo has none: it is in Hugging Face's format (or a GGUF copy). Remove tokenizer_mode,
+    config_format and load_format from vllm_service_options so that vLLM reads the Hugging Face files,
+    or point vllm_model_source at Mistral's original repo that holds those files.
+model_files model_code_not_on_pythonpath
+    The launcher or the model's own code imports a module from a package that Python found only as an
+    empty folder ("unknown location"): the directory holding the model's code package (often the
+    weights folder, for recipes that patch the launcher to import their modeling files) is not on the
+    Python path of the server, or another folder of that name comes first. Put that directory on the
+    path (vllm_service_env: {PYTHONPATH: /path/to/dir}), check that the module file is in it after
+    copying or merging a checkpoint, and start from a directory without a same-named folder.
+engine_core_generic draft_model_spec_decode_unsupported
+    speculative_config names a separate draft model, and the installed vLLM (the V1 engine of 0.10 to
+    0.13) has no draft-model speculative decoding. Use a method it has (ngram, eagle, eagle3, medusa or
+    mtp, with the matching draft heads) in vllm_service_options speculative_config, remove
+    speculative_config, or move vllm_install_version to a release whose notes bring draft models back.
 model_files quantization_method_unknown
     This vLLM release has no quantization method of that name (newer than the release, removed from
     it, or misspelt). Drop quantization from vllm_service_options to let vLLM read it from the

@@ -492,7 +492,6 @@ transformers_incompatible model_files LIKELY
     AttributeError: '?\w*(?:Tokenizer|Processor)\w*'? (?:object )?has no attribute '?(all_special_tokens_extended|\w+)'?
 architecture_unsupported model_files SPECIFIC+5
     Model architectures? \[([^\]]*)\] (?:are|is) not supported for now
-    has model type `?([\w.-]+)`? but Transformers does not recognize this architecture
     architecture \w+ is not supported yet
     # a model class whose version check the model is newer than (MiniCPM-V: "Currently, MiniCPMV
     # only supports versions 2.0, 2.5, 2.6": the installed release predates the model's version)
@@ -549,6 +548,12 @@ transformers_incompatible model_files 60
 transformers_incompatible model_files SPECIFIC
     cannot import name '(\w+)' from '(transformers[\w.]*)'
     No module named '(transformers\.[\w.]+)'
+# transformers' AutoConfig (models/auto/configuration_auto.py), reached through vLLM's get_config: the
+# checkpoint's config.json names a model_type the installed transformers has no config class for: the
+# model is newer than the transformers in the venv (which vLLM's release pins), whether or not vLLM has
+# the architecture; the message itself says "your version of Transformers is out of date"
+transformers_incompatible model_files SPECIFIC+5
+    has model type `?([\w.-]+)`? but Transformers does not recognize this architecture
 # transformers reads a .gguf path as config.json where vLLM has no GGUF loader (before mid-2024; the newest
 # releases without vllm-gguf-plugin), or where the file is no GGUF (check_gguf_file reads its magic bytes)
 gguf_unsupported model_files CERTAIN
@@ -587,6 +592,24 @@ bnb_prequantized_unsupported model_files CERTAIN
     Cannot find any of \['adapter_name_or_path'\] in the model's quantization config
     Prequant BitsAndBytes (?:\w+ )?models? with [\w ]+ (?:is|are) not supported
     (?:pre-?quantized|prequant) (?:bitsandbytes|bnb)\b[^\n]{0,60}not supported
+# model_loader/bitsandbytes_loader.py: in-flight BitsAndBytes quantization needs the model class's
+# packed_modules_mapping (or its bnb support), which the class of this architecture lacks in this release
+bnb_architecture_unsupported model_files CERTAIN
+    Model (\w+) does not support BitsAndBytes quantization yet
+# transformers_utils/tokenizers/mistral.py (MistralTokenizer.from_pretrained): tokenizer_mode mistral reads
+# only Mistral's own tokenizer files (tekken.json, tokenizer.model.v*); a folder or repo in Hugging Face's
+# format (or a GGUF copy) has none, so the mistral format flags do not fit it
+mistral_format_flags_on_hf_repo model_files CERTAIN
+    Make sure that a Mistral tokenizer is present in
+    Found 0 files matching the pattern:?[^\n]*tekken
+# Python's import system: the package was found only as a namespace (a folder of that name on sys.path
+# without the module, "unknown location"), so the module a launcher or the model's own code imports
+# from it is not there: the model's code folder (a recipe that patches the launcher to import modeling
+# files from the weights directory) is not on PYTHONPATH, or another folder of that name comes first.
+# vLLM, torch and transformers themselves, and the namespace packages of PyPI (google, azure), are
+# other rules' or not the model's
+model_code_not_on_pythonpath model_files LIKELY
+    cannot import name '(\w+)' from '(?!(?:vllm|torch|transformers|google|azure|jaxlib|nvidia)\b)([A-Za-z_][\w.]*)' \(unknown location\)
 # huggingface_hub's validate_repo_id: a local path that does not exist is taken for a hub id
 local_path_not_found model_files SPECIFIC+5
     Repo id must be in the form 'repo_name' or 'namespace/repo_name': '((?:/|~|\.{1,2}/|[A-Za-z]:\\)[^']*)'
@@ -1259,6 +1282,10 @@ speculative_config_invalid engine_core_generic SPECIFIC
     speculative_draft_tensor_parallel_size=\d+ cannot be other value than
     num_speculative_tokens:? ?\d+ must be divisible by n_predict
     Target and draft model should have the same vocabulary size
+# config/speculative.py SpeculativeConfig.__post_init__ (vLLM 0.10 to 0.13, the V1 engine before it had a
+# draft-model proposer): a speculative_config naming a separate draft model is refused
+draft_model_spec_decode_unsupported engine_core_generic CERTAIN
+    Speculative decoding with draft model is not supported yet
 # renderers/chat_utils.py validate_chat_template / _load_chat_template (older: entrypoints/chat_utils.py):
 # a chat_template that is neither a readable file nor a template
 chat_template_not_found model_files SPECIFIC

@@ -129,11 +129,36 @@ def clean_line(raw):
     return text.strip(), level
 
 
+# one process prefix of vLLM's multiprocess logging ("(APIServer pid=135812) ", "(VllmWorker rank=0 pid=7) ",
+# Ray's "(RayWorkerWrapper pid=7, ip=10.0.0.2) ") preceded by a blank inside a line
+_MID_PROC_PREFIX_RE = re.compile(r"(\s+)(?=\((?:[^()\n]{0,60}?\s)?pid=\d+(?:,\s*ip=[\d.:]+)?\)\s)")
+
+_ONLY_PROC_PREFIXES_RE = re.compile(r"^\s*(?:\((?:[^()\n]{0,60}?\s)?pid=\d+(?:,\s*ip=[\d.:]+)?\)\s*)+$")
+
+
+def _unflatten(raw):
+    """A paste flattened onto one line (the newlines between the log's lines lost, the prefixes kept) as
+    the lines it was: split before each process prefix after the first. A line with one prefix is one
+    line."""
+    if raw.count("pid=") < 2:
+        return [raw]
+    pieces = _MID_PROC_PREFIX_RE.split(raw)  # text, blank, text, blank, ... (the blanks captured)
+    lines = [pieces[0]]
+    for blank, part in zip(pieces[1::2], pieces[2::2]):
+        # nested prefixes of one line ("(APIServer pid=1) (EngineCore_DP0 pid=68) ERROR ...") stay one line
+        if _ONLY_PROC_PREFIXES_RE.match(lines[-1]):
+            lines[-1] += blank + part
+        else:
+            lines.append(part)
+    return lines
+
+
 def split_lines(log_text):
-    """Split on LF, CRLF and lone CR (progress bars), returning raw lines."""
+    """Split on LF, CRLF and lone CR (progress bars), returning raw lines; a line that holds several of
+    vLLM's process prefixes (a flattened paste) is split before each of them."""
     if isinstance(log_text, bytes):
         log_text = log_text.decode("utf-8", "replace")
-    return re.split(r"\r\n|\n|\r", log_text or "")
+    return [part for raw in re.split(r"\r\n|\n|\r", log_text or "") for part in _unflatten(raw)]
 
 
 # --------------------------------------------------------------------------------------------

@@ -37,8 +37,12 @@ def _read(directory, name):
 
 
 def _log_lines(text):
-    """The log's lines as the doctor may quote them: colour codes and outer whitespace removed."""
-    return set(D.strip_ansi(line).strip() for line in re.split(r"\r\n|\n|\r", text))
+    """The log's lines as the doctor may quote them: colour codes and outer whitespace removed; a paste
+    flattened onto one line counts as the lines the doctor splits it into (each a piece of the line)."""
+    lines = set(D.strip_ansi(line).strip() for line in re.split(r"\r\n|\n|\r", text))
+    pieces = set(D.strip_ansi(line).strip() for line in D.split_lines(text))
+    assert all(any(piece in line for line in lines) for piece in pieces)
+    return lines | pieces
 
 
 def _check(text, expected, cause=None):

@@ -100,7 +100,7 @@ CASES = [
     # LinkSoul-AI/LLaSM#12 (transformers' AutoConfig)
     ("arch_model_type", "The checkpoint you are trying to load has model type `llaaa` but Transformers does not "
      "recognize this architecture. This could be because of an issue with the checkpoint, or because your version "
-     "of Transformers is out of date.\n", "model_files", "architecture_unsupported", ["llaaa"]),
+     "of Transformers is out of date.\n", "model_files", "transformers_incompatible", ["llaaa"]),
     # other wordings of the causes the rules of f788d62 missed in set W (written from the raise sites,
     # not the corpus lines)
     ("torchvision_roi_align", "RuntimeError: operator torchvision::roi_align does not exist\n",
@@ -327,6 +327,27 @@ CASES = [
      "(Worker_TP3 pid=812) ERROR 06-01 09:00:01 [multiproc_executor.py:600] RuntimeError: BLOCK_SIZE_K must "
      "divisible by group_size\n" + WRAPPER,
      "tensor_parallel_config", "quant_tp_misaligned", ["enable_expert_parallel: true", "moe_wna16"]),
+    # other wordings of the causes the rules of 3364743 missed in set AG (written from the raise sites,
+    # not the corpus lines)
+    ("a_vision_model_without_in_flight_bitsandbytes",
+     "(EngineCore_DP0 pid=90) ERROR 03-01 10:00:00 [core.py:700] AttributeError: Model "
+     "Gemma3ForConditionalGeneration does not support BitsAndBytes quantization yet. No 'packed_modules_mapping' "
+     "found.\n" + WRAPPER,
+     "model_files", "bnb_architecture_unsupported", ["quantization: bitsandbytes", "vllm_install_version"]),
+    ("mistral_tokenizer_mode_on_a_hugging_face_folder",
+     "OSError: Found 0 files matching the pattern: `^tekken\\.json$|^tokenizer\\.model\\.v.*$`. Make sure that a "
+     "Mistral tokenizer is present in ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json'].\n",
+     "model_files", "mistral_format_flags_on_hf_repo", ["tokenizer_mode", "config_format"]),
+    ("a_draft_model_in_speculative_config_on_v1",
+     "ERROR 09-10 12:00:00 [serve.py:90] NotImplementedError: Speculative decoding with draft model is not supported "
+     "yet. Please consider using other speculative decoding methods such as ngram, medusa, eagle, or mtp.\n",
+     "engine_core_generic", "draft_model_spec_decode_unsupported", ["ngram", "speculative_config"]),
+    ("a_patched_launcher_importing_model_code_off_the_path",
+     "Traceback (most recent call last):\n"
+     "  File \"/usr/local/bin/vllm\", line 5, in <module>\n"
+     "    from MyOCR import modeling_myocr_vllm\n"
+     "ImportError: cannot import name 'modeling_myocr_vllm' from 'MyOCR' (unknown location)\n",
+     "model_files", "model_code_not_on_pythonpath", ["PYTHONPATH"]),
 ]
 
 
@@ -783,3 +804,22 @@ def test_vllm_modules_missing_under_a_native_windows_python():
            "    import vllm._C\n"
            "ModuleNotFoundError: No module named 'vllm._C'\n")
     assert D.diagnose(log)["category"] != "wsl_specific"
+
+
+def test_a_flattened_paste_is_read_as_the_lines_it_was():
+    """A paste whose newlines were lost keeps vLLM's process prefixes: each starts a line again, so the
+    exception line in the middle of the one long line is found."""
+    flat = ("(APIServer pid=7)   File \"/venv/lib/python3.12/site-packages/vllm/config/model.py\", line 60, in "
+            "__post_init__ (APIServer pid=7)     raise ValueError( (APIServer pid=7) ValueError: Model architectures "
+            "['FooForCausalLM'] are not supported for now. (APIServer pid=7) INFO 01-01 00:00:00 [launcher.py:1] done\n")
+    result = D.diagnose(flat)
+    assert (result["category"], result["cause"]) == ("model_files", "architecture_unsupported"), result
+    assert result["evidence"].startswith("(APIServer pid=7) ValueError: Model architectures"), result["evidence"]
+    assert result["evidence"] in flat
+
+
+def test_nested_process_prefixes_stay_one_line():
+    line = "(APIServer pid=1) (EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] RuntimeError: boom"
+    assert D.split_lines(line + "\n" + line) == [line, line]
+    assert D.split_lines("(pid=3) a (pid=3) b") == ["(pid=3) a", "(pid=3) b"]
+    assert D.split_lines("killed worker (pid=3) once") == ["killed worker (pid=3) once"]
