@@ -225,7 +225,8 @@ _VLLM_ENTRY_CALL_RE = re.compile(r"\b(?:Async)?EngineArgs\(|(?:^|[\s=(.])LLM\(|\
 # launcher (Scripts\vllm.exe\__main__.py) on a drive letter
 _WINDOWS_VLLM_PATH_RE = re.compile(r"^[A-Za-z]:\\.*\\(?:vllm\\|Scripts\\vllm\.exe\\)")
 # a vLLM module or name that is not there
-_VLLM_IMPORT_RE = re.compile(r"^(?:ModuleNotFoundError|ImportError): No module named '(vllm\.[\w.]+)'|"
+# (the message alone, without its exception name, where a reporter quoted only it)
+_VLLM_IMPORT_RE = re.compile(r"^(?:(?:ModuleNotFoundError|ImportError): )?No module named '(vllm\.[\w.]+)'(?!; )|"
                              r"^ImportError: cannot import name '(\w+)' from '(vllm(?:\.[\w.]+)?)'|"
                              r"^AttributeError: module '(vllm(?:\.[\w.]+)?)' has no attribute '(\w+)'")
 # load_weights() indexing its parameters by a checkpoint tensor's name

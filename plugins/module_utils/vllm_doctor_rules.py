@@ -105,6 +105,8 @@ kv_tokens gpu_oom CERTAIN
     max seq len \((\d+)\) is larger than the maximum number of tokens that can be stored in KV cache \((\d+)\)
 kv_gib gpu_oom CERTAIN
     max seq len \((\d+)\),?\s*\(?([\d.]+) GiB KV cache is needed, which is larger than the available KV cache memory \(([\d.]+) GiB\)
+# the same message shortened by a reporter or a wrapper to its two numbers
+    GiB KV cache is needed,? (?:but |while )?(?:only )?available:? [\d.]+ GiB
 kv_gib_short gpu_oom CERTAIN
     KV cache is needed, which is larger than the available KV cache memory
     To serve at least one request with the models?'?s? max seq len \((\d+)\)
@@ -1149,6 +1151,9 @@ multinode_launch_options tensor_parallel_config CERTAIN
 # /dev/shm or an InfiniBand device it cannot use; NCCL_DEBUG=INFO says which
 nccl_system_error tensor_parallel_config CONTEXT
     NCCL error[^\n]*(?:unhandled system error|internal error|ncclSystemError|ncclInternalError)
+# the same NCCL result code as cupy's NcclError names it (vLLM's PyNcclCommunicator before 0.5, the
+# custom all-reduce and pipeline code of some plugins)
+    NCCL_ERROR_(?:SYSTEM|INTERNAL)_ERROR\b
 # Ray's autoscaler: the cluster has fewer GPUs (or CPUs) than the placement group asks for (the
 # bundle pinned to a node address is ray_node_ip_mismatch, stronger)
 ray_resources_unavailable tensor_parallel_config LIKELY

@@ -348,6 +348,18 @@ CASES = [
      "    from MyOCR import modeling_myocr_vllm\n"
      "ImportError: cannot import name 'modeling_myocr_vllm' from 'MyOCR' (unknown location)\n",
      "model_files", "model_code_not_on_pythonpath", ["PYTHONPATH"]),
+    # older misses read again (sets O, Q, T): the message quoted without its exception name, cupy's name
+    # for NCCL's result code, the KV cache message cut down to its two numbers
+    ("a_tool_importing_a_vllm_module_quoted_alone",
+     "No module named 'vllm.entrypoints.openai.serving_engine'\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch", ["vllm.entrypoints.openai.serving_engine"]),
+    ("cupys_name_for_an_nccl_system_error",
+     "ERROR 06-13 07:35:59 [core.py:517] cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_SYSTEM_ERROR: unhandled "
+     "system error (run with NCCL_DEBUG=INFO for details)\n",
+     "tensor_parallel_config", "nccl_system_error", ["NCCL"]),
+    ("the_kv_cache_message_cut_to_its_numbers",
+     "ValueError: 3.5 GiB KV cache is needed, available 0.42 GiB\n",
+     "gpu_oom", "kv_gib", ["max_model_len"]),
 ]
 
 
