@@ -1314,6 +1314,10 @@ cuda_driver_mismatch quantization_unsupported_on_platform
     installation guide lists them; on CPU e.g. AWQ/GPTQ only in some releases, W8A8 INT8 via
     compressed-tensors) or an unquantized one (vllm_model_source), or drop a quantization set in
     vllm_service_options; a vllm_install_version whose backend supports the method also fixes it.
+    On a GPU, the reasons under "Failed to find a kernel" give each kernel's minimum compute
+    capability against this GPU's (Marlin and AllSpark 8.0, Machete and CUTLASS W4A8 9.0): the GPU
+    is older than every kernel for the checkpoint's scheme (e.g. asymmetric or 4-bit weights on
+    Turing, 7.5); serve a checkpoint in a scheme this GPU has a kernel for, or use a newer GPU.
 model_files quantization_dtype_unsupported
     The checkpoint's quantization method does not run in the dtype vLLM picked (AWQ and GPTQ kernels take
     float16 activations only; the line lists the dtypes the method takes). Set vllm_service_options

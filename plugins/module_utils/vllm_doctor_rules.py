@@ -1182,6 +1182,13 @@ attention_backend_unsupported cuda_driver_mismatch SPECIFIC
 # (device_name: cpu, rocm, xpu, tpu; older releases: "... not supported in CPU.")
 quantization_unsupported_on_platform cuda_driver_mismatch SPECIFIC
     \w quantization is (?:currently )?not supported (?:in|on) \w+
+# model_executor/layers/quantization/kernels (choose_mp_linear_kernel, choose_scaled_mm_linear_kernel):
+# no kernel of this build runs the checkpoint's quantized linear layers on this device; the reasons
+# that follow name each kernel's minimum compute capability (or the platform) against this GPU's. Only
+# LIKELY: where a reason names another cause (Marlin's min_thread_k under tensor parallelism, a dtype),
+# that reason's own rule is the finding
+quantization_unsupported_on_platform cuda_driver_mismatch LIKELY
+    Failed to find a kernel that can implement the (\w+) linear layer
 # config/vllm.py _get_quantization_config: "torch.bfloat16 is not supported for quantization method awq.
 # Supported dtypes: [torch.float16]" (the same words since vLLM 0.2)
 quantization_dtype_unsupported model_files SPECIFIC

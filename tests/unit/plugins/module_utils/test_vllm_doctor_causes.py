@@ -360,6 +360,13 @@ CASES = [
     ("the_kv_cache_message_cut_to_its_numbers",
      "ValueError: 3.5 GiB KV cache is needed, available 0.42 GiB\n",
      "gpu_oom", "kv_gib", ["max_model_len"]),
+    # the kernel chooser's refusal (set AH's miss, another layer type than the log's)
+    ("no_scaled_mm_kernel_for_this_gpu",
+     "(EngineCore_DP0 pid=51) ERROR 01-02 03:04:05 [core.py:700] ValueError: Failed to find a kernel that can "
+     "implement the ScaledMM linear layer. Reasons: \n"
+     "(EngineCore_DP0 pid=51) ERROR 01-02 03:04:05 [core.py:700] CutlassScaledMMLinearKernel requires capability 89, "
+     "current compute capability is 70\n" + WRAPPER,
+     "cuda_driver_mismatch", "quantization_unsupported_on_platform", ["compute", "capability"]),
 ]
 
 
