@@ -129,11 +129,12 @@ def clean_line(raw):
     return text.strip(), level
 
 
-# one process prefix of vLLM's multiprocess logging ("(APIServer pid=135812) ", "(VllmWorker rank=0 pid=7) ",
-# Ray's "(RayWorkerWrapper pid=7, ip=10.0.0.2) ") preceded by a blank inside a line
-_MID_PROC_PREFIX_RE = re.compile(r"(\s+)(?=\((?:[^()\n]{0,60}?\s)?pid=\d+(?:,\s*ip=[\d.:]+)?\)\s)")
-
-_ONLY_PROC_PREFIXES_RE = re.compile(r"^\s*(?:\((?:[^()\n]{0,60}?\s)?pid=\d+(?:,\s*ip=[\d.:]+)?\)\s*)+$")
+# one process prefix of vLLM's multiprocess logging ("(APIServer pid=135812)", "(VllmWorker rank=0 pid=7)",
+# Ray's "(RayWorkerWrapper pid=7, ip=10.0.0.2)")
+_PROC_PREFIX = r"\((?:[^()\n]{0,60}?\s)?pid=\d+(?:,\s*ip=[\d.:]+)?\)"
+# such a prefix preceded by a blank inside a line (the blank captured), and a text of prefixes alone
+_MID_PROC_PREFIX_RE = re.compile(r"(\s+)(?=" + _PROC_PREFIX + r"\s)")
+_ONLY_PROC_PREFIXES_RE = re.compile(r"^\s*(?:" + _PROC_PREFIX + r"\s*)+$")
 
 
 def _unflatten(raw):
