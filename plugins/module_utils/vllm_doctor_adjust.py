@@ -57,6 +57,21 @@ def _adjust(findings, lines, facts, live):
             # pick and the bind: a race with another API server or process, not a port of the configuration
             finding = Finding(finding.category, finding.strength + 3, finding.line, "internal_port_race",
                               finding.match, finding.kind)
+        elif rule == "err_802" and any(_SYMM_MEM_PATH_RE.search(path) for path, _code in
+                                       _frames_above(lines, _position(lines, finding.line))):
+            # raised in torch's symmetric memory rendezvous (vLLM's all-reduce between the GPUs of a
+            # node), not at the driver's start: that feature is what the driver cannot set up here
+            finding = Finding("tensor_parallel_config", SPECIFIC + 5, finding.line, "symm_mem_rendezvous_failed",
+                              finding.match, finding.kind)
+        elif rule == "transformers_incompatible" and finding.match is not None and _CORE_TRANSFORMERS_RE.search(
+                finding.line.text):
+            # a name every transformers release exports at its top level: no version lacks it, so the
+            # package was imported half-way (a second thread, a circular import) or is broken; vLLM
+            # run from a source checkout (no site-packages in its frames) makes that checkout the suspect
+            source_tree = _vllm_source_checkout(lines)
+            finding = Finding("engine_core_generic", SPECIFIC, finding.line,
+                              "vllm_release_bug" if source_tree else "transformers_import_broken",
+                              finding.match, finding.kind)
         elif rule == "platform_plugin_load_failed" and any(f.rule == "no_gpu_visible" for f in findings):
             # the platform plugin that failed to load is why no platform (device) was found
             finding = Finding(finding.category, SPECIFIC + 5, finding.line, rule, finding.match, finding.kind)
@@ -208,6 +223,23 @@ _FRAME_HINTS = [
      "model_raise_frame"),
     (re.compile(r"torch[/\\]cuda[/\\]__init__\.py"), "cuda_driver_mismatch", "cuda_raise_frame"),
 ]
+
+
+# torch's symmetric memory (torch/distributed/_symmetric_memory), which vLLM's all-reduce rendezvous uses
+_SYMM_MEM_PATH_RE = re.compile(r"torch[/\\]distributed[/\\]_symmetric_memory[/\\]")
+# "cannot import name X from 'transformers'" for an X at the package's top level in every release since 4.0
+_CORE_TRANSFORMERS_RE = re.compile(r"cannot import name '(?:GenerationConfig|AutoConfig|AutoTokenizer|AutoModel|"
+                                   r"AutoModelForCausalLM|AutoProcessor|PreTrainedModel|PreTrainedTokenizer|"
+                                   r"PreTrainedTokenizerFast|PreTrainedTokenizerBase)' from 'transformers'")
+# a frame of vLLM's own package outside site-packages/dist-packages: vLLM run from a source checkout
+_VLLM_SOURCE_FRAME_RE = re.compile(r"[/\\]vllm[/\\]vllm[/\\]")
+
+
+def _vllm_source_checkout(lines):
+    """Whether the log's frames run vLLM from a source checkout (.../vllm/vllm/..., no site-packages)."""
+    paths = [m.group(1) or m.group(2) for m in (_FRAME_PATH_RE.match(l.text) for l in lines) if m]
+    vllm_paths = [p for p in paths if re.search(r"[/\\]vllm[/\\]", p) and not re.search(r"[/\\]vllm_\w+[/\\]", p)]
+    return bool(vllm_paths) and any(_VLLM_SOURCE_FRAME_RE.search(p) and "-packages" not in p for p in vllm_paths)
 
 
 # a hardware platform plugin's package directory (vllm-ascend, vllm-gaudi, ...) in a frame path

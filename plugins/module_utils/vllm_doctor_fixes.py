@@ -959,6 +959,47 @@ cuda_driver_mismatch platform_plugin_load_failed
     plugin was built for another vLLM release. Install the versions the plugin's release pins (its
     installation guide; vllm_install_version), put the toolkit's environment into vllm_service_env,
     and check that `python -c "import <plugin>"` works in the service venv before starting again.
+cuda_driver_mismatch triton_ptxas_arch_unsupported
+    The ptxas that compiled a kernel at start does not know this GPU's architecture (the sm_ value on
+    the line): usually the ptxas Triton bundles (triton/backends/nvidia/bin) predates the GPU (GB10's
+    sm_121a, a new Blackwell variant). Point Triton at a CUDA toolkit's ptxas that knows it
+    (vllm_service_env {TRITON_PTXAS_PATH: /usr/local/cuda/bin/ptxas}, a toolkit of the CUDA version
+    that added the architecture), or install a vLLM/Triton release made for this GPU
+    (vllm_install_version). Where a JIT-built library (FlashInfer) called the toolkit's own ptxas,
+    that toolkit (CUDA_HOME) is the one too old.
+cuda_driver_mismatch triton_gpu_too_old
+    Triton compiles only for GPUs of compute capability 7.0 and newer, and this GPU is older (the line
+    gives both; Pascal cards such as the P40/P100/GTX 10x0 are 6.x). vLLM's own kernels and
+    torch.compile need Triton, so current releases do not run on it. Use a GPU of compute capability
+    7.0 or newer; a community build for Pascal with vllm_service_options {enforce_eager: true} avoids
+    torch.compile but not vLLM's other Triton kernels.
+cuda_driver_mismatch flashinfer_moe_arch_unsupported
+    FlashInfer's (CUTLASS) MoE kernels have no build for this GPU's architecture (Jetson Thor's sm_110,
+    a new Blackwell variant): the MoE layer picked them, and they cannot run here. Make vLLM use its
+    Triton MoE kernels instead: vllm_service_options {moe_backend: triton} where the release has
+    --moe-backend (see `--help=all`), in older releases vllm_service_env {VLLM_USE_FLASHINFER_MOE_FP16:
+    "0", VLLM_USE_FLASHINFER_MOE_FP8: "0", VLLM_USE_FLASHINFER_MOE_FP4: "0"}; or a vLLM release that
+    supports the architecture (vllm_install_version): later releases fall back by themselves, and an
+    sm_120 refusal was a bug of 0.15.0 fixed after it.
+engine_core_generic nixl_ucx_backend_mismatch
+    NIXL (the KV transfer library of disaggregated serving) could not create its UCX backend: the nixl
+    wheel bundles its own UCX, and another UCX on the host (in LD_LIBRARY_PATH or /usr/lib) is loaded
+    in its place, or UCX_TLS names a transport this machine lacks. Use one UCX: the wheel's (remove the
+    host's UCX from LD_LIBRARY_PATH in vllm_service_env) or a nixl built against the host's; check with
+    `ucx_info -v` in the service's environment.
+tensor_parallel_config symm_mem_rendezvous_failed
+    The error was raised in torch's symmetric memory rendezvous (torch/distributed/_symmetric_memory),
+    which vLLM's all-reduce uses across the GPUs of one node: the driver or the GPUs do not support it
+    here (no NVSwitch/fabric manager, a virtual or partitioned GPU). Turn it off with vllm_service_env
+    {VLLM_ALLREDUCE_USE_SYMM_MEM: "0"} (vLLM PR #26925 turned it off by default for a while; newer
+    releases turn it on again), or start nvidia-fabricmanager on NVSwitch systems.
+engine_core_generic transformers_import_broken
+    A name every transformers release has at its top level could not be imported from it, so no version
+    is too old or too new: transformers was imported half-way (an import from a second thread or a
+    circular import in the code around it) or the install is broken. Rebuild the venv
+    (vllm_python_rebuild: true) and check `python -c "import transformers; transformers.GenerationConfig"`
+    in it. Where vLLM itself runs from a source checkout, its main branch is the likely cause: install a
+    release (vllm_install_version).
 tensor_parallel_config multinode_mp_executor_cross_host
     A worker could not open a multiprocessing semaphore of the process that started it: that
     semaphore lives in /dev/shm of another host (or another container). The multiproc executor

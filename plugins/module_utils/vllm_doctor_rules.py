@@ -253,6 +253,10 @@ err_802 cuda_driver_mismatch SPECIFIC
 # "Failed to infer device type" after it is this failure's consequence (_adjust promotes it then)
 platform_plugin_load_failed cuda_driver_mismatch LIKELY
     Failed to load plugin (\S+)
+# an accelerator plugin (vllm-ascend, vllm-gaudi, vllm-mlu, IPEX) whose torch backend is missing or does
+# not import: the image or venv lacks the torch_npu/habana/IPEX build the plugin was made for
+    Failed to import (torch_npu|torch_mlu|habana_frameworks\S*|intel_extension_for_pytorch|torch_xla)\b
+    No module named '(torch_npu|torch_mlu|habana_frameworks|intel_extension_for_pytorch|torch_xla)'
 # vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
 # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
 no_gpu_visible cuda_driver_mismatch SPECIFIC
@@ -359,9 +363,25 @@ no_kernel_image cuda_driver_mismatch SPECIFIC
     No compiled \w+(?: kernel)? for (?:a compute capability less than )?(?:CUDA )?device capability:? ?(\d+)
     deep_?gemm\S*: Unknown recipe
     Assertion error \(\S*deep_?gemm\S*\): Unknown recipe
-# ptxas (Triton's JIT, nvcc) of a CUDA toolkit older than the GPU's architecture
-    Value '(sm_\d+a?)' is not defined for option 'gpu-name'
     sm_\d+ is not compatible with the current PyTorch installation
+# ptxas older than the GPU's architecture: most often the one Triton bundles (triton/backends/nvidia/bin),
+# which JIT-compiles vLLM's Triton kernels at start (a GB10's sm_121a before Triton knew it); or a CUDA
+# toolkit's for a JIT-built kernel library
+triton_ptxas_arch_unsupported cuda_driver_mismatch SPECIFIC
+    Value '(sm_\d+[af]?)' is not defined for option 'gpu-name'
+    ptxas fatal\s*:.{0,40}(sm_\d+[af]?)
+# torch/_inductor and triton's own check (torch/utils/_triton.py, _inductor/scheduler.py): Triton compiles
+# for compute capability 7.0 and newer only; a Pascal (6.x) or older GPU cannot run torch.compile's
+# Triton kernels nor vLLM's own Triton kernels
+triton_gpu_too_old cuda_driver_mismatch SPECIFIC
+    too old to be supported by the triton GPU compiler
+    Triton only supports devices of CUDA Capability >= ([\d.]+), but your device is of CUDA capability ([\d.]+)
+# FlashInfer's (and CUTLASS's) MoE GEMM kernels are built for a fixed set of architectures; on another one
+# (Jetson Thor's sm_110, a new Blackwell variant) the dispatcher finds no tile configuration or refuses
+# the device
+flashinfer_moe_arch_unsupported cuda_driver_mismatch LIKELY
+    Unsupported tile shape config \d+ for MoE gemm
+    (?:FlashInfer|CUTLASS)[\w-]* MoE kernel does not support current device (sm_\d+)
 # a native library built for CPU instructions this machine lacks (a VM that hides AVX, an old CPU)
 cpu_isa_missing cuda_driver_mismatch SPECIFIC
     (?:library )?was compiled with (avx\w*|sse\w*|fma) but (?:the )?CPU does not support it
@@ -1025,6 +1045,12 @@ vllm_release_bug engine_core_generic LIKELY
     operation not permitted when stream is capturing
 # vllm/distributed/kv_transfer (nixl_connector, lmcache, mooncake): the KV connector asked for by
 # kv_transfer_config needs its library, which this environment lacks
+# NIXL (the KV transfer library of disaggregated serving: Dynamo, the NixlConnector) could not create
+# its UCX backend: the nixl wheel bundles its own UCX, which clashes with a UCX installed on the host
+# (LD_LIBRARY_PATH, UCX_* settings) or lacks the transport asked for
+nixl_ucx_backend_mismatch engine_core_generic LIKELY
+    \bNIXL_ERR_BACKEND\b
+    Failed to create (?:the )?UCX backend
 kv_connector_lib_missing engine_core_generic SPECIFIC
     NIXL is not available
     (?:LMCache|Mooncake|nixl|lmcache|mooncake)\w* is not (?:available|installed)
