@@ -253,10 +253,11 @@ err_802 cuda_driver_mismatch SPECIFIC
 # "Failed to infer device type" after it is this failure's consequence (_adjust promotes it then)
 platform_plugin_load_failed cuda_driver_mismatch LIKELY
     Failed to load plugin (\S+)
-# an accelerator plugin (vllm-ascend, vllm-gaudi, vllm-mlu, IPEX) whose torch backend is missing or does
-# not import: the image or venv lacks the torch_npu/habana/IPEX build the plugin was made for
-    Failed to import (torch_npu|torch_mlu|habana_frameworks\S*|intel_extension_for_pytorch|torch_xla)\b
-    No module named '(torch_npu|torch_mlu|habana_frameworks|intel_extension_for_pytorch|torch_xla)'
+# an accelerator plugin (vllm-ascend, vllm-gaudi, vllm-mlu) whose torch backend is missing or does not
+# import: the image or venv lacks the torch_npu/habana build the plugin was made for. (Not IPEX or
+# torch_xla: vLLM logs their absence as a warning on CPU and CUDA hosts that never use them.)
+    Failed to import (torch_npu|torch_mlu|habana_frameworks\S*)(?=[\s.,:]|$)
+    No module named '(torch_npu|torch_mlu|habana_frameworks)[\w.]*'
 # vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
 # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
 no_gpu_visible cuda_driver_mismatch SPECIFIC
