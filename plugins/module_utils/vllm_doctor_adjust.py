@@ -101,6 +101,14 @@ def _adjust(findings, lines, facts, live):
                         frame_lines[-1])
             out.append(Finding("multimodal_processor", LIKELY, warm, "mm_warmup_interrupted", None, "error"))
 
+    # A native abort while vLLM was still importing (its platform detected, no model loading, no Python
+    # exception): vLLM's compiled extensions and torch are not builds of one pair. A std::bad_alloc there is
+    # no memory shortage (nothing large was allocated yet).
+    abort = _import_time_abort(lines)
+    if abort is not None:
+        out = [f for f in out if not (f.rule == "enomem" and "bad_alloc" in f.line.text)]
+        out.append(Finding("engine_core_generic", LIKELY, abort, "dependency_version_mismatch", None, "error"))
+
     # Who called or imported what: a traceback says whether vLLM or the code around it is out of step.
     out.extend(_caller_findings(lines, out))
 
@@ -233,6 +241,31 @@ _CORE_TRANSFORMERS_RE = re.compile(r"cannot import name '(?:GenerationConfig|Aut
                                    r"PreTrainedTokenizerFast|PreTrainedTokenizerBase)' from 'transformers'")
 # a frame of vLLM's own package outside site-packages/dist-packages: vLLM run from a source checkout
 _VLLM_SOURCE_FRAME_RE = re.compile(r"[/\\]vllm[/\\]vllm[/\\]")
+
+
+_NATIVE_ABORT_RE = re.compile(r"^(?:Aborted \(core dumped\)|Segmentation fault \(core dumped\)|terminate called after "
+                              r"throwing an instance of 'std::bad_alloc'|Fatal Python error: Aborted)", re.I)
+# vLLM's first log lines, printed on import (platform detection)
+_VLLM_IMPORT_MARK_RE = re.compile(r"Automatically detected platform \w+|No platform detected")
+_LOADING_RE = re.compile(r"Starting to load model|Loading (?:safetensors|pt) checkpoint|Loading weights|"
+                         r"Initializing a V\d LLM engine|Initializing an LLM engine|non-default args|"
+                         r"Resolved architecture|Using max model len|vLLM API server version", re.I)
+
+
+def _import_time_abort(lines):
+    """The line of a native abort printed while vLLM was importing: after vLLM's platform detection,
+    with no engine start, model loading or Python exception before it; else None."""
+    seen_import = False
+    for line in lines:
+        if _VLLM_IMPORT_MARK_RE.search(line.text):
+            seen_import = True
+        elif _LOADING_RE.search(line.text) or _MEMORY_PHASE_RE.search(line.text):
+            return None
+        elif _EXCEPTION_RE.match(line.text) and not line.text.startswith("raise "):
+            return None
+        elif _NATIVE_ABORT_RE.match(line.text):
+            return line if seen_import or line.text.startswith("terminate called") else None
+    return None
 
 
 def _vllm_source_checkout(lines):

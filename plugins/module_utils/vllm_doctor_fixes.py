@@ -755,6 +755,13 @@ engine_core_generic v1_engine_unsupported
 # Fixes of engine_core_generic causes chosen by a word of the finding's line, in _FIXED_TABLE's form
 # with that word (a regex, \s for a space) after the rule: the first that matches is the fix.
 _WORDED_FIXES = _read_fixed(r"""
+dependency_version_mismatch (?:core\sdumped|bad_alloc|Fatal\sPython\serror)
+    vLLM's process died in native code while it was still importing (no model had started to load):
+    vLLM's compiled extensions and the torch beside them are not the builds that belong together, the
+    usual result of a torch upgraded under a vLLM wheel (torch 2.9 under vLLM 0.10.2 or 0.11.0 aborts
+    so, with std::bad_alloc or a bare "Aborted (core dumped)"). Install the torch vLLM's release pins
+    (run the playbook again: vllm_install syncs the venv to its lock file; vllm_python_rebuild: true
+    builds a fresh one), or move vllm_install_version to a release built for the torch you need.
 vllm_release_bug (?:StreamCapture|stream\sis\scapturing)
     A kernel ran an operation that is not allowed while vLLM captured its CUDA graphs (a sync or an
     allocation inside the captured region): a bug of this vLLM release for this model, GPU or
@@ -912,6 +919,13 @@ def _fix_generic_cause(finding, facts, text):
                 "vllm_install_cuda_variant that match the host, or the vendor's image) or move "
                 "vllm_install_version to a release whose build includes the kernel; when building from source, "
                 "rebuild clean from a revision with the fix." % text[text.find("undefined symbol"):][:90])
+    if finding.rule == "vllm_release_bug" and re.search(r"(?:Impl|Backend|MetadataBuilder)' object has no attribute", text):
+        names = dict(zip(("cls", "attr"), _two_groups(match, ("an attention backend", "?"))))
+        return ("vLLM's attention backend for this GPU and model (%(cls)s) lacks '%(attr)s', which vLLM's own code "
+                "reads: that release's classes are out of step for this backend (one added for a GPU family, a "
+                "refactor that missed it), a bug of the release. Pick another attention backend "
+                "(vllm_service_options {attention_backend: ...}, the choices in `--help=all`) or move "
+                "vllm_install_version to a release with the fix." % names)
     if finding.rule == "vllm_release_bug":
         names = dict(zip(("layer", "attr"), _two_groups(match, ("a vLLM layer", "?"))))
         return ("vLLM failed inside its own layer code (%(layer)s has no '%(attr)s') while it processed the checkpoint's weights: "
@@ -959,6 +973,13 @@ cuda_driver_mismatch platform_plugin_load_failed
     plugin was built for another vLLM release. Install the versions the plugin's release pins (its
     installation guide; vllm_install_version), put the toolkit's environment into vllm_service_env,
     and check that `python -c "import <plugin>"` works in the service venv before starting again.
+trust_remote_code remote_code_import_error
+    The model's own code (trust_remote_code: the modeling_*.py files in its folder) imports a class from
+    transformers' internals that the installed transformers no longer has (LlamaFlashAttention2 left in
+    4.48): vLLM never imports those, the checkpoint's code does. Use a revision of the model whose code
+    fits this transformers (vllm_model_revision: a newer commit; many models updated theirs), or a
+    vllm_install_version whose pinned transformers still has the class (the model card names the version
+    it was written for).
 cuda_driver_mismatch triton_ptxas_arch_unsupported
     The ptxas that compiled a kernel at start does not know this GPU's architecture (the sm_ value on
     the line): usually the ptxas Triton bundles (triton/backends/nvidia/bin) predates the GPU (GB10's

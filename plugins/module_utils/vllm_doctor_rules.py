@@ -1093,6 +1093,9 @@ dependency_too_old engine_core_generic SPECIFIC
 # before the fix do not give when transformers.integrations.hub_kernels is imported
 dependency_version_mismatch engine_core_generic SPECIFIC
     Either a revision or a version must be specified
+# flashinfer/__init__.py: FlashInfer's packages (flashinfer-python, flashinfer-cubin, flashinfer-jit-cache)
+# must be one release; a pip install that upgraded one of them alone stops the import
+    (flashinfer[\w-]*) version \(([^)]+)\) does not match (flashinfer[\w-]*) version \(([^)]+)\)
 # numba/__init__.py _ensure_critical_deps: numba supports a NumPy range (vLLM imports numba for its
 # n-gram proposer and other kernels); a NumPy outside it, upgraded by another package, stops the import
     Numba needs NumPy ([\d.]+) or (less|greater)\. Got NumPy ([\d.]+)
@@ -1205,6 +1208,24 @@ attention_backend_unknown engine_core_generic SPECIFIC
 # AttentionBackendEnum.FLASHINFER is not valid for this configuration. Reason: ['compute capability not supported']"
 attention_backend_unsupported cuda_driver_mismatch SPECIFIC
     Selected backend \S+ is not valid for this configuration
+# an attention kernel's own architecture guard (ROCm's MLA Gluon kernels on gfx950 only, a sm_100 MLA kernel):
+# the GPU is of another architecture than the backend vLLM picked was written for
+    \b(\w*(?:mla|attn|attention|flash)\w*) requires (gfx\d{3,4}\w*|sm_?\d{2,3}a?)\b.{0,40}\bgot (gfx\d{3,4}\w*|sm_?\d{2,3}a?)\b
+# an attention backend's implementation lacking an attribute vLLM's own code reads: vLLM's classes out of
+# step with each other in that release (a backend added for one GPU family, a refactor that missed it)
+vllm_release_bug engine_core_generic LIKELY
+    AttributeError: '(\w+(?:AttentionImpl|Impl|AttentionBackend|MetadataBuilder))' object has no attribute '(\w+)'
+# a checkpoint's own code (trust_remote_code: modeling_*.py in the model's folder) importing transformers'
+# per-model internals, which vLLM's own model files do not import: a class this transformers dropped
+# (LlamaFlashAttention2 left in 4.48)
+remote_code_import_error trust_remote_code SPECIFIC+3
+    cannot import name '(\w+)' from '(transformers\.models\.\w+\.modeling_\w+)'
+    cannot import name '(\w+FlashAttention2)' from '(transformers[\w.]*)'
+# vllm/config/multimodal (and model.py before it): a multimodal option for a model vLLM runs as text-only:
+# a text-only model, or a multimodal one whose architecture this vLLM does not know as multimodal (a
+# checkpoint converted to another format, e.g. InternVL's -hf layout, before vLLM supported it)
+architecture_unsupported model_files LIKELY
+    [`']?limit_mm_per_prompt[`']? is only supported for multimodal models
 # platforms/interface.py Platform.verify_quantization: "gptq quantization is currently not supported in cpu."
 # (device_name: cpu, rocm, xpu, tpu; older releases: "... not supported in CPU.")
 quantization_unsupported_on_platform cuda_driver_mismatch SPECIFIC

@@ -420,6 +420,30 @@ CASES = [
      "ImportError: cannot import name 'AutoConfig' from 'transformers' (/opt/venv/lib/python3.12/site-packages/"
      "transformers/__init__.py)\n",
      "engine_core_generic", "transformers_import_broken", ["vllm_python_rebuild"]),
+    # other wordings of the causes the rules of b9547cb missed in set AJ (from the raise sites in flashinfer,
+    # vLLM's attention backends and multimodal config, and a checkpoint's own code; not the corpus lines)
+    ("flashinfers_jit_cache_of_another_release",
+     "RuntimeError: flashinfer-jit-cache version (0.5.2) does not match flashinfer version (0.5.3). Please "
+     "install the same version of both packages.\n",
+     "engine_core_generic", "dependency_version_mismatch", ["vllm_python_rebuild"]),
+    ("an_mla_kernel_for_another_gpu_architecture",
+     "(EngineCore_DP0 pid=12) ERROR 08-01 01:01:01 [core.py:700] RuntimeError: FlashMLA requires sm_90a, got sm_86\n"
+     + WRAPPER,
+     "cuda_driver_mismatch", "attention_backend_unsupported", ["VLLM_ATTENTION_BACKEND"]),
+    ("an_attention_metadata_builder_missing_an_attribute",
+     "AttributeError: 'FlashAttentionMetadataBuilder' object has no attribute 'aot_schedule'\n",
+     "engine_core_generic", "vllm_release_bug", ["attention_backend", "aot_schedule"]),
+    ("remote_code_importing_a_dropped_attention_class",
+     "ImportError: cannot import name 'Qwen2FlashAttention2' from 'transformers.models.qwen2.modeling_qwen2' "
+     "(/opt/venv/lib/python3.12/site-packages/transformers/models/qwen2/modeling_qwen2.py)\n",
+     "trust_remote_code", "remote_code_import_error", ["vllm_model_revision"]),
+    ("a_multimodal_limit_for_a_text_only_model",
+     "ValueError: `limit_mm_per_prompt` is only supported for multimodal models.\n",
+     "model_files", "architecture_unsupported", ["vllm_install_version"]),
+    ("a_segfault_right_after_the_platform_is_detected",
+     "INFO 03-01 10:00:00 [__init__.py:241] Automatically detected platform cuda.\n"
+     "Segmentation fault (core dumped)\n",
+     "engine_core_generic", "dependency_version_mismatch", ["torch"]),
 ]
 
 
@@ -445,6 +469,14 @@ def test_a_transformers_name_some_releases_lack_stays_a_version_gap():
     result = D.diagnose("ImportError: cannot import name 'Qwen3VLForConditionalGeneration' from 'transformers' "
                         "(/opt/venv/lib/python3.12/site-packages/transformers/__init__.py)\n")
     assert (result["category"], result["cause"]) == ("model_files", "transformers_incompatible")
+
+
+def test_bad_alloc_while_the_weights_load_stays_a_memory_shortage():
+    result = D.diagnose("INFO 03-01 10:00:00 [__init__.py:241] Automatically detected platform cpu.\n"
+                        "INFO 03-01 10:00:09 [default_loader.py:262] Loading weights took 41.2 seconds\n"
+                        "terminate called after throwing an instance of 'std::bad_alloc'\n"
+                        "  what():  std::bad_alloc\n")
+    assert result["category"] == "host_oom", result
 
 
 def test_a_cause_behind_the_wrapper_is_not_capped_like_the_wrapper():
