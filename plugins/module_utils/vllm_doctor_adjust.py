@@ -271,8 +271,9 @@ def _import_time_abort(lines):
 def _vllm_source_checkout(lines):
     """Whether the log's frames run vLLM from a source checkout (.../vllm/vllm/..., no site-packages)."""
     paths = [m.group(1) or m.group(2) for m in (_FRAME_PATH_RE.match(l.text) for l in lines) if m]
-    vllm_paths = [p for p in paths if re.search(r"[/\\]vllm[/\\]", p) and not re.search(r"[/\\]vllm_\w+[/\\]", p)]
-    return bool(vllm_paths) and any(_VLLM_SOURCE_FRAME_RE.search(p) and "-packages" not in p for p in vllm_paths)
+    # a .../vllm/vllm/ path is a vLLM path (_VLLM_PATH_RE) already: no separate list of those is needed
+    return any(_VLLM_SOURCE_FRAME_RE.search(p) and "-packages" not in p and not re.search(r"[/\\]vllm_\w+[/\\]", p)
+               for p in paths)
 
 
 # a hardware platform plugin's package directory (vllm-ascend, vllm-gaudi, ...) in a frame path
