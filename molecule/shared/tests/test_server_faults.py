@@ -18,9 +18,20 @@ DROP_IN = "/run/systemd/system/vllm.service.d/zz-fault-test.conf"
 LAUNCHER = "/usr/local/sbin/vllm-launcher"
 LAUNCHER_CONFIG = "/etc/vllm/launcher.json"
 TLS_CERT = "/etc/vllm/tls/cert.pem"  # where the scenario serves https
-# a listener on the server's port: every start fails with "Address already in use"
-HOLDER = ("setsid python3 -c 'import socket, time; s = socket.socket(); "
-          "s.bind((\"127.0.0.1\", %d)); s.listen(); time.sleep(900)' "
+# a listener on the server's port: every start fails with "Address already in use". It binds
+# with SO_REUSEADDR (a stopped server's connections in TIME_WAIT do not block it; a listener
+# still does) and tries again for up to 60 s, so a server that is still closing its socket when
+# the test starts the holder cannot make the holder exit unseen.
+HOLDER = ("setsid python3 -c 'import socket, time\n"
+          "s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+          "deadline = time.time() + 60\n"
+          "while True:\n"
+          "    try:\n"
+          "        s.bind((\"127.0.0.1\", %d)); break\n"
+          "    except OSError:\n"
+          "        if time.time() > deadline: raise\n"
+          "        time.sleep(0.5)\n"
+          "s.listen(); time.sleep(900)' "
           "> /dev/null 2>&1 < /dev/null & echo $!" % PORT)
 
 
@@ -106,8 +117,11 @@ def test_a_server_that_fails_every_start_stops_at_the_start_limit_naming_the_cau
             config.update(restart_sec=1, start_limit_burst=3, start_limit_interval=300)
             host.check_output("%s stop" % LAUNCHER)
             write(host, LAUNCHER_CONFIG, json.dumps(config))
+        # the stopped server may still hold its listener for a moment: wait until the port is free
+        wait(lambda: host.run("ss -Hltn sport = :%d" % PORT).stdout.strip() == "", 60,
+             "port %d free after the server stopped" % PORT)
         holder = int(host.check_output(HOLDER).strip())
-        wait(lambda: host.run("ss -Hltn sport = :%d" % PORT).stdout.strip() != "", 30, "the port holder")
+        wait(lambda: host.run("ss -Hltn sport = :%d" % PORT).stdout.strip() != "", 60, "the port holder")
         started = time.time()
         if systemd:
             host.run("systemctl start vllm")
