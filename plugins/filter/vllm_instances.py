@@ -15,7 +15,7 @@ short_description: vLLM instances on one host (checks, plan, options, removals)
 description:
   - C(vllm_instance_errors) lists what is wrong with vllm_instances (vllm_instances[i].field, the
     value, what is accepted).
-  - C(vllm_instances_plan) is each instance's GPUs, memory share, environment, unit and files.
+  - C(vllm_instances_plan) is each instance's GPUs, memory share, environment (on the CPU backend, its own cores), unit and files.
   - C(vllm_instance_options) computes one instance's options with its share through the one
     sizing model; a model that cannot fit its share fails the task naming the instances and figures.
   - C(vllm_instance_url) is an instance's URL; C(vllm_instance_paths) its files;
@@ -40,10 +40,11 @@ except ImportError:  # pragma: no cover - plain Python
     AnsibleFilterError = ValueError
 
 
-def vllm_instances_plan(instances, host, backend, config_dir, log_dir, default_model="builtin"):
+def vllm_instances_plan(instances, host, backend, config_dir, log_dir, default_model="builtin",
+                        service_env=None):
     try:
         return vllm_instances.plan_instances(list(instances or []), host, backend, config_dir, log_dir,
-                                             default_model)
+                                             default_model, dict(service_env or {}))
     except vllm_options.OptionsError as err:
         raise AnsibleFilterError(str(err))
 

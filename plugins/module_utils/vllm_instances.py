@@ -16,6 +16,7 @@ import base64
 import copy
 import re
 
+from .vllm_launcher import parse_env_file
 from .vllm_options import OptionsError, compute_options, model_facts, to_cli_yaml
 from .vllm_sizing import CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, MIB, _utilization
 from .vllm_validate import check_options, check_port, check_served_name
@@ -174,11 +175,96 @@ def _user_util(item):
     return None
 
 
-def plan_instances(instances, host, backend, config_dir, log_dir, default_model="builtin"):
+# vLLM's CPU worker binds its OpenMP threads by this variable: "auto" (every server on the host
+# takes the same cores: the first NUMA node's, less one kept for the front end), "nobind", or
+# explicit core lists, one per local rank, separated by "|" (vllm/utils/ompmultiprocessing.py).
+CPU_BIND_VAR = "VLLM_CPU_OMP_THREADS_BIND"
+
+
+def _host_cpu_ids(host):
+    """The host's usable CPU ids (its affinity set: ``cpu_ids``), else 0..cpus-1."""
+    ids = (host or {}).get("cpu_ids")
+    if ids:
+        return sorted(set(int(i) for i in ids))
+    return list(range(max(1, int((host or {}).get("cpus") or 1))))
+
+
+def _local_world(item):
+    """The ranks one instance runs on this host: tensor_parallel_size x pipeline_parallel_size."""
+    options = item.get("options") or {}
+    world = 1
+    for key in ("tensor_parallel_size", "pipeline_parallel_size"):
+        for name in (key, key.replace("_", "-")):
+            if name in options:
+                world *= max(1, int(str(options[name])))
+    return world
+
+
+def cpu_id_list(ids):
+    """[0, 1, 2, 5] -> "0-2,5" (the syntax vLLM parses)."""
+    parts = []
+    for i in sorted(ids):
+        if parts and parts[-1][1] == i - 1:
+            parts[-1][1] = i
+        else:
+            parts.append([i, i])
+    return ",".join(str(a) if a == b else "%d-%d" % (a, b) for a, b in parts)
+
+
+def cpu_binds(instances, host, service_env=None):
+    """{name: (value, reason)}: the VLLM_CPU_OMP_THREADS_BIND of each instance on the CPU backend.
+
+    One server is left to vLLM ("auto"): an empty dict. Several would all bind to the same cores
+    under "auto", and a serving worker busy-polls its queue, so they starve each other: each gets
+    its own block of the host's cores instead, in the list's order, split evenly (the first ones
+    take the remainder), and its block is split again among its ranks. When the cores do not go
+    round (fewer than the ranks of all the instances) every instance runs unbound with one
+    OpenMP thread, and the OS shares the cores out. A bind the user gives (in the instance's env
+    or in vllm_service_env) is kept, and its cores are not given to the others."""
+    if len(instances) < 2:
+        return {}
+    given_all = CPU_BIND_VAR in (service_env or {})
+    ids = _host_cpu_ids(host)
+    planned = [i for i in instances if not given_all and CPU_BIND_VAR not in (i.get("env") or {})]
+    if not planned:
+        return {}
+    taken = set()
+    for item in instances:
+        value = str((item.get("env") or {}).get(CPU_BIND_VAR) or "")
+        for part in re.split(r"[|,]", value):
+            bounds = part.split("-")
+            if all(b.strip().isdigit() for b in bounds) and 1 <= len(bounds) <= 2:
+                taken.update(range(int(bounds[0]), int(bounds[-1]) + 1))
+    free = [i for i in ids if i not in taken]
+    worlds = [_local_world(item) for item in planned]
+    if len(free) < sum(worlds):
+        reason = ("%d instances with %d ranks in all on %d free cores: unbound, one OpenMP thread "
+                  "each (bound, vLLM would put them all on the same cores)"
+                  % (len(planned), sum(worlds), len(free)))
+        return dict((item["name"], ("nobind", reason)) for item in planned)
+    binds = {}
+    start = 0
+    for n, item in enumerate(planned):
+        count = len(free) // len(planned) + (1 if n < len(free) % len(planned) else 0)
+        block = free[start:start + count]
+        start += count
+        world = worlds[n]
+        ranks = [block[r * len(block) // world:(r + 1) * len(block) // world] for r in range(world)]
+        value = "|".join(cpu_id_list(r) for r in ranks)
+        binds[item["name"]] = (value, "cores %s of %s, its own (%d instances on the CPU backend; "
+                                      "under \"auto\" all would bind to the same cores)"
+                               % (value, cpu_id_list(ids), len(instances)))
+    return binds
+
+
+def plan_instances(instances, host, backend, config_dir, log_dir, default_model="builtin",
+                   service_env=None):
     """The plan of every instance, in the list's order: name, port, model, served_name, gpus
     (indexes), sharing (the other instances on its GPUs), env (CUDA_VISIBLE_DEVICES and
-    CUDA_DEVICE_ORDER=PCI_BUS_ID on a GPU host, then the instance's own), options (the instance's,
-    with its gpu_memory_utilization share), share_reason, and its files (:func:`instance_paths`).
+    CUDA_DEVICE_ORDER=PCI_BUS_ID on a GPU host; on the CPU backend each instance's own cores
+    (:func:`cpu_binds`, ``service_env`` being vllm_service_env); then the instance's own), options
+    (the instance's, with its gpu_memory_utilization share), share_reason, cpu_bind (value and
+    reason, or None), and its files (:func:`instance_paths`).
 
     Raises OptionsError when the shares given cannot fit (their sum on a GPU over what one server
     would take there), naming the instances and the figures."""
@@ -191,6 +277,7 @@ def plan_instances(instances, host, backend, config_dir, log_dir, default_model=
         for index in assigned[item["name"]]:
             users.setdefault(index, []).append(item["name"])
     _check_given_shares(instances, assigned, users, gpus, wsl)
+    binds = cpu_binds(instances, host, service_env) if backend == "cpu" else {}
     plans = []
     for item in instances:
         name = item["name"]
@@ -205,11 +292,17 @@ def plan_instances(instances, host, backend, config_dir, log_dir, default_model=
         if backend == "cuda" and used:
             env = {"CUDA_DEVICE_ORDER": "PCI_BUS_ID",
                    "CUDA_VISIBLE_DEVICES": ",".join(str(i) for i in used)}
+        bind = binds.get(name)
+        if bind:
+            env[CPU_BIND_VAR] = bind[0]
+            if bind[0] == "nobind":
+                env["OMP_NUM_THREADS"] = "1"
         env.update(dict((k, "" if v is None else str(v)) for k, v in (item.get("env") or {}).items()))
         plan = {"name": name, "port": int(str(item["port"])),
                 "model": item.get("model") or default_model,
                 "served_name": item.get("served_name") or "", "gpus": used, "sharing": sharing,
                 "env": env, "options": options, "share_reason": reason,
+                "cpu_bind": ({"value": bind[0], "reason": bind[1]} if bind else None),
                 "instance_count": len(instances)}
         plan.update(instance_paths(name, config_dir, log_dir))
         plans.append(plan)
@@ -367,7 +460,10 @@ def summary_line(plan, service_result, computed):
                                                           "NOT READY (%s)" % row.get("stage"))
     where = ("GPU %s, gpu-memory-utilization %s" % (",".join(str(i) for i in plan["gpus"]),
                                                    options.get("gpu_memory_utilization"))
-             if plan.get("gpus") else "CPU, kv-cache-memory-bytes %s" % options.get("kv_cache_memory_bytes"))
+             if plan.get("gpus") else "CPU%s, kv-cache-memory-bytes %s" % (
+                 " cores %s" % plan["cpu_bind"]["value"]
+                 if (plan.get("cpu_bind") or {}).get("value", "nobind") != "nobind" else "",
+                 options.get("kv_cache_memory_bytes")))
     return "Instance %s: %s at %s (model %s, %s, %s)" % (
         name, state, urls.get(name, "port %s" % plan["port"]),
         ((computed or {}).get(name) or {}).get("served_name"), plan.get("unit"), where)
@@ -377,14 +473,42 @@ def _yaml_lines(text):
     return [line for line in (text or "").split("\n") if line.strip() and not line.startswith("#")]
 
 
-def restart_needed(plans, computed, options_before, env_written):
+# what a change of the instances' cores alone rewrites in an environment file (:func:`cpu_binds`)
+CPU_BIND_KEYS = (CPU_BIND_VAR, "OMP_NUM_THREADS")
+
+
+def _slurped(results):
+    """{name: text} of slurp loop results (missing files left out)."""
+    texts = {}
+    for r in results or []:
+        if r.get("content") is not None:
+            texts[(r.get("item") or {}).get("name")] = base64.b64decode(r["content"]).decode(
+                "utf-8", "surrogateescape")
+    return texts
+
+
+def _bind_only_change(old_text, new_text):
+    """True when two environment files differ, and only in the CPU cores' variables."""
+    if old_text is None or new_text is None:
+        return False
+    old, new = parse_env_file(old_text), parse_env_file(new_text)
+    changed = set(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    return bool(changed) and changed <= set(CPU_BIND_KEYS)
+
+
+def restart_needed(plans, computed, options_before, env_written, env_before=None, env_after=None):
     """The instances whose server must restart: what vLLM reads of its options file changed (the
     ``--config`` YAML, not the comments with the reasons: a neighbour's removal may reword them
     without changing a value) or its environment file changed. ``options_before``: the loop
     results of slurping each options file before the render; ``env_written``: the env files'
-    template loop results."""
+    template loop results; ``env_before``/``env_after``: the env files slurped before and after
+    the render. An environment that changed only in the cores of :func:`cpu_binds` (an instance
+    added or removed beside it) restarts nothing: a running server keeps its cores until its next
+    restart, so adding or removing a neighbour does not interrupt the others."""
     before = dict(((r.get("item") or {}).get("name"), r) for r in options_before or [])
     env_changed = set((r.get("item") or {}).get("name") for r in env_written or [] if r.get("changed"))
+    old_env, new_env = _slurped(env_before), _slurped(env_after)
+    env_changed = set(n for n in env_changed if not _bind_only_change(old_env.get(n), new_env.get(n)))
     names = []
     for plan in plans or []:
         name = plan["name"]

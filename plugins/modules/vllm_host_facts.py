@@ -64,7 +64,7 @@ ansible_facts:
   contains:
     vllm_host:
       description: >-
-        os, arch, kernel, wsl, init, cpus, memory, python, gpu, space. C(gpu.source) is C(nvml),
+        os, arch, kernel, wsl, init, cpus, cpu_ids (the affinity set), memory, python, gpu, space. C(gpu.source) is C(nvml),
         C(query) or C(table); C(gpu.nvml) has C(used), C(reason) and C(disagreements).
       type: dict
 """
@@ -171,7 +171,8 @@ def main():
     os_release = parse_os_release(_read_text("/etc/os-release") or _read_text("/usr/lib/os-release"))
     kernel = platform.release()
     mounts = _read_text("/proc/mounts") or ""
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cpu_ids = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(os.cpu_count() or 1))
+    cpus = len(cpu_ids)
     nvidia_smi = module.params["nvidia_smi"] or find_nvidia_smi()
     wsl = detect_wsl(kernel)
     facts = {
@@ -187,6 +188,7 @@ def main():
         "wsl": wsl,
         "init": detect_init(),
         "cpus": cpus,
+        "cpu_ids": cpu_ids,
         "memory": parse_meminfo(_read_text("/proc/meminfo")),
         "python": gather_python(module, module.params["python_candidates"]),
         "gpu": gather_gpu(module, nvidia_smi, wsl=wsl["is_wsl"]),

@@ -2,6 +2,7 @@
 gone (unit state, options and environment files; its journal stays); alpha still answers and was
 not restarted."""
 import json
+import re
 
 
 def completion(host, port, model):
@@ -19,6 +20,16 @@ def test_alpha_was_not_restarted(host):
     before = host.file("/root/alpha-pid-before-removal").content_string.strip()
     now = host.check_output("systemctl show -p MainPID --value vllm@alpha.service")
     assert before == now and now != "0"
+
+
+def test_alpha_kept_its_own_cores_past_the_removal(host):
+    """While beta ran, each had its own cores (vLLM's "auto" binds both to the same ones); alone,
+    alpha's file goes back to "auto", and that change alone did not restart it."""
+    pid = host.check_output("systemctl show -p MainPID --value vllm@alpha.service")
+    environ = host.check_output("tr '\\0' '\\n' < /proc/%s/environ" % pid).splitlines()
+    running = [line.split("=", 1)[1] for line in environ if line.startswith("VLLM_CPU_OMP_THREADS_BIND=")]
+    assert running and re.fullmatch(r"[0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*", running[0]), environ
+    assert 'VLLM_CPU_OMP_THREADS_BIND="auto"' in host.file("/etc/vllm/instances/alpha.env").content_string
 
 
 def test_alpha_runs_from_the_template_with_its_own_files(host):

@@ -135,6 +135,56 @@ def test_cpu_plan_has_no_cuda_environment():
     assert a["env"] == {} and a["gpus"] == [] and "gpu_memory_utilization" not in a["options"]
 
 
+def test_cpu_instances_get_disjoint_cores_split_evenly_in_list_order():
+    h = dict(host(), cpu_ids=[0, 1, 2, 3, 4, 5, 6, 8])  # an affinity set with a hole
+    a, b, c = plan([{"name": "a", "port": 8001}, {"name": "b", "port": 8002},
+                    {"name": "c", "port": 8003}], h, "cpu")
+    assert [p["env"]["VLLM_CPU_OMP_THREADS_BIND"] for p in (a, b, c)] == ["0-2", "3-5", "6,8"]
+    assert "OMP_NUM_THREADS" not in a["env"]
+    assert a["cpu_bind"]["reason"].startswith("cores 0-2 of 0-6,8, its own (3 instances")
+
+
+def test_a_cpu_instance_with_ranks_gets_one_core_list_per_rank():
+    a, b = plan([{"name": "a", "port": 8001, "options": {"tensor_parallel_size": 2}},
+                 {"name": "b", "port": 8002}], host(), "cpu")  # cpus 8, no cpu_ids: 0-7
+    assert a["env"]["VLLM_CPU_OMP_THREADS_BIND"] == "0-1|2-3"
+    assert b["env"]["VLLM_CPU_OMP_THREADS_BIND"] == "4-7"
+
+
+def test_fewer_cores_than_ranks_run_unbound_with_one_thread_each():
+    h = dict(host(), cpus=2, cpu_ids=[0, 1])
+    a, b, c = plan([{"name": n, "port": 8001 + i} for i, n in enumerate("abc")], h, "cpu")
+    for p in (a, b, c):
+        assert p["env"]["VLLM_CPU_OMP_THREADS_BIND"] == "nobind"
+        assert p["env"]["OMP_NUM_THREADS"] == "1"
+    assert "3 instances with 3 ranks in all on 2 free cores" in a["cpu_bind"]["reason"]
+
+
+def test_a_bind_the_user_gives_is_kept_and_its_cores_left_to_it():
+    h = dict(host(), cpus=4, cpu_ids=[0, 1, 2, 3])
+    a, b, c = plan([{"name": "a", "port": 8001, "env": {"VLLM_CPU_OMP_THREADS_BIND": "0-1"}},
+                    {"name": "b", "port": 8002}, {"name": "c", "port": 8003}], h, "cpu")
+    assert a["env"]["VLLM_CPU_OMP_THREADS_BIND"] == "0-1" and a["cpu_bind"] is None
+    assert (b["env"]["VLLM_CPU_OMP_THREADS_BIND"], c["env"]["VLLM_CPU_OMP_THREADS_BIND"]) == ("2", "3")
+    # set for every server in vllm_service_env: the planner binds none
+    plans = vi.plan_instances([{"name": "a", "port": 8001}, {"name": "b", "port": 8002}], h, "cpu",
+                              "/etc/vllm", "/var/log/vllm",
+                              service_env={"VLLM_CPU_OMP_THREADS_BIND": "nobind"})
+    assert all("VLLM_CPU_OMP_THREADS_BIND" not in p["env"] and p["cpu_bind"] is None for p in plans)
+
+
+def test_one_cpu_instance_or_a_gpu_host_is_left_to_vllm():
+    (a,) = plan([{"name": "a", "port": 8001}], dict(host(), cpu_ids=[0, 1]), "cpu")
+    assert "VLLM_CPU_OMP_THREADS_BIND" not in a["env"] and a["cpu_bind"] is None
+    a, b = plan([{"name": "a", "port": 8001}, {"name": "b", "port": 8002}])
+    assert "VLLM_CPU_OMP_THREADS_BIND" not in a["env"] and b["cpu_bind"] is None
+
+
+def test_cpu_id_list_syntax():
+    assert vi.cpu_id_list([5, 2, 3, 4, 0]) == "0,2-5"
+    assert vi.cpu_id_list([7]) == "7"
+
+
 # -- memory split ---------------------------------------------------------------------------
 
 def test_alone_on_a_gpu_takes_what_one_server_would():
@@ -268,6 +318,34 @@ def test_restart_only_when_a_value_or_the_environment_changed():
     assert vi.restart_needed([a, b], computed, before, [{"item": a, "changed": True}]) == ["a", "b"]
     before = [slurp(a, same_values), slurp(b, o.to_cli_yaml({"model": "/m/b", "port": 8002}))]
     assert vi.restart_needed([a, b], computed, before, [{"item": a, "changed": False}]) == []
+
+
+def test_a_change_of_the_cores_alone_restarts_nothing():
+    import base64
+    (a, b) = plan([{"name": "a", "port": 8001}, {"name": "b", "port": 8002}], host(), "cpu")
+    computed = {"a": {"model_path": "/m/a", "options": {"port": 8001}},
+                "b": {"model_path": "/m/b", "options": {"port": 8002}}}
+
+    def slurp(p, text):
+        return {"item": p, "content": base64.b64encode(text.encode()).decode()}
+
+    opts = [slurp(a, o.to_cli_yaml({"model": "/m/a", "port": 8001})),
+            slurp(b, o.to_cli_yaml({"model": "/m/b", "port": 8002}))]
+    env = {"HF_HUB_OFFLINE": "1", "VLLM_CPU_OMP_THREADS_BIND": "0"}
+    written = [{"item": a, "changed": True}, {"item": b, "changed": True}]
+    before = [slurp(a, o.to_env_file(env)), slurp(b, o.to_env_file(dict(env, X="1")))]
+    # a: its neighbour removed, its cores back to vLLM's choice; b: another value changed too
+    after = [slurp(a, o.to_env_file(dict(env, VLLM_CPU_OMP_THREADS_BIND="auto"))),
+             slurp(b, o.to_env_file(dict(env, X="2", VLLM_CPU_OMP_THREADS_BIND="1")))]
+    assert vi.restart_needed([a, b], computed, opts, written, before, after) == ["b"]
+    # unbound with one thread each, then bound: the cores alone again
+    after = [slurp(a, o.to_env_file(dict(env, VLLM_CPU_OMP_THREADS_BIND="nobind", OMP_NUM_THREADS="1"))),
+             slurp(b, o.to_env_file(dict(env, X="1")))]
+    assert vi.restart_needed([a, b], computed, opts, written, before, after) == ["b"]
+    # nothing to compare (a new file, check mode's unwritten file): the change restarts
+    assert vi.restart_needed([a, b], computed, opts, written, [{"item": a, "failed": True}],
+                             after) == ["a", "b"]
+    assert vi.restart_needed([a, b], computed, opts, written, before, before) == ["a", "b"]
 
 
 def test_a_given_share_is_taken_before_the_others_split_the_rest():
