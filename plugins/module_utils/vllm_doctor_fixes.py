@@ -919,6 +919,21 @@ def _fix_generic_cause(finding, facts, text):
                 "vllm_install_cuda_variant that match the host, or the vendor's image) or move "
                 "vllm_install_version to a release whose build includes the kernel; when building from source, "
                 "rebuild clean from a revision with the fix." % text[text.find("undefined symbol"):][:90])
+    if finding.rule == "vllm_release_bug" and "no module or parameter named" in text:
+        names = dict(zip(("name", "cls"), (_set_groups(match) + ["a projection", "its model class"][len(_set_groups(match)):])[:2]))
+        return ("vLLM's model code could not place the checkpoint's '%(name)s' in %(cls)s: vLLM's model classes "
+                "fuse the split projections (q_proj/k_proj/v_proj into qkv_proj, gate_proj/up_proj into "
+                "gate_up_proj) while they load, and this class's mapping misses that name (or renames it twice), "
+                "so every checkpoint of this model fails the same way. A bug of this vLLM release's support for "
+                "the model, not of the files: move vllm_install_version to a release with the fix (the model's "
+                "support PR), or serve a model this release supports." % names)
+    if finding.rule == "vllm_release_bug" and re.search(r"abstract class|__init__\(\) missing", text):
+        names = dict(zip(("cls", "what"), (_set_groups(match) + ["a vLLM class", "?"][len(_set_groups(match)):])[:2]))
+        return ("vLLM could not build its own %(cls)s ('%(what)s' missing): this release's classes are out of step "
+                "for this platform (a refactor that missed one platform's worker or backend), or the class "
+                "comes from a platform plugin made for another vLLM release. Move vllm_install_version to a "
+                "release with the fix; with a platform plugin (vllm-ascend, vllm-neuron, vllm-gaudi and the "
+                "like), install the plugin release made for the installed vLLM release." % names)
     if finding.rule == "vllm_release_bug" and re.search(r"(?:Impl|Backend|MetadataBuilder)' object has no attribute", text):
         names = dict(zip(("cls", "attr"), _two_groups(match, ("an attention backend", "?"))))
         return ("vLLM's attention backend for this GPU and model (%(cls)s) lacks '%(attr)s', which vLLM's own code "
@@ -1140,6 +1155,12 @@ engine_core_generic spawn_without_main_guard
     Python's multiprocessing (spawn) re-imported the script that creates vLLM's engine, because the
     script creates it at import time. Put the code that builds LLM(...) under `if __name__ ==
     '__main__':`, or serve with `vllm serve` as this project's service does.
+port_in_use k8s_service_env_vllm_port
+    VLLM_PORT holds a URL (tcp://IP:PORT), not a port: Kubernetes sets <NAME>_PORT in every pod for
+    each Service of the namespace, and a Service named "vllm" sets VLLM_PORT, which vLLM reads as its
+    own internal port. Rename that Service (anything but "vllm"), or set enableServiceLinks: false in
+    the pod spec; VLLM_PORT and VLLM_HOST_IP are vLLM's internal settings, not the API server's
+    address (that is vllm_service_port / --port).
 port_in_use port_out_of_range
     A port above 65535 was computed for vLLM or a process it starts (a wrapper adding an index per
     server, rank or node to a base port). Lower the base port (vllm_service_port, or the wrapper's port

@@ -514,7 +514,7 @@ batched_tokens_below_max_model_len model_files CERTAIN
 transformers_incompatible model_files LIKELY
     AttributeError: '?\w*(?:Tokenizer|Processor)\w*'? (?:object )?has no attribute '?(all_special_tokens_extended|\w+)'?
 architecture_unsupported model_files SPECIFIC+5
-    Model architectures? \[([^\]]*)\] (?:are|is) not supported for now
+    Model architectures? \[([^\]]*)\] (?:are|is) not supported(?: on [\w ]+?)? for now
     architecture \w+ is not supported yet
     # a model class whose version check the model is newer than (MiniCPM-V: "Currently, MiniCPMV
     # only supports versions 2.0, 2.5, 2.6": the installed release predates the model's version)
@@ -597,6 +597,12 @@ s3_uri_path_bug model_files CERTAIN
 # classification/reward checkpoint: it must be served as a pooling model
 embedding_checkpoint_needs_pooling_task model_files CERTAIN+2
     There is no module or parameter named '(score|classifier)' in (\w+)
+# the same loader, a split projection (q_proj, k_proj, v_proj, gate_proj, up_proj) or one renamed twice
+# (qkqkv_proj): vLLM's model classes load those through their stacked_params_mapping into the fused
+# qkv_proj/gate_up_proj they define, so every checkpoint of the model has them; a class whose mapping
+# misses them (or applies twice) fails on all of them: a bug of vLLM's model code, not the checkpoint's
+vllm_release_bug engine_core_generic CERTAIN+3
+    There is no module or parameter named '((?:q|k|v|gate|up)_proj|[a-z]+qkv_proj|[a-z]+gate_up_proj)' in\b(?: (\w+))?
 checkpoint_prefix_mismatch model_files CERTAIN
     There is no module or parameter named '([A-Za-z_]\w*)' in (\w+)
 checkpoint_weight_name_mismatch model_files CERTAIN
@@ -1093,6 +1099,11 @@ dependency_too_old engine_core_generic SPECIFIC
 # before the fix do not give when transformers.integrations.hub_kernels is imported
 dependency_version_mismatch engine_core_generic SPECIFIC
     Either a revision or a version must be specified
+# vLLM's structured-output, tokenizer-format and quantization libraries, each pinned by its release: a
+# submodule or name the installed release of one lacks (outlines 0.1 dropped the outlines.fsm API that
+# vLLM 0.3-0.6 imported; another package upgraded it, or a source build left it unpinned)
+    No module named '((?:outlines|outlines_core|xgrammar|lmformatenforcer|llguidance|mistral_common|compressed_tensors|gguf|partial_json_parser|depyf)\.[\w.]+)'
+    can(?:not|n?'t) import name '(\w+)' from '((?:outlines|outlines_core|xgrammar|lmformatenforcer|llguidance|mistral_common|compressed_tensors|gguf|partial_json_parser|depyf)(?:\.[\w.]+)?)'
 # flashinfer/__init__.py: FlashInfer's packages (flashinfer-python, flashinfer-cubin, flashinfer-jit-cache)
 # must be one release; a pip install that upgraded one of them alone stops the import
     (flashinfer[\w-]*) version \(([^)]+)\) does not match (flashinfer[\w-]*) version \(([^)]+)\)
@@ -1137,6 +1148,18 @@ remote_code_config_not_picklable trust_remote_code SPECIFIC
     PicklingError: Can't pickle <class 'transformers_modules\.
 # Python's multiprocessing (spawn) re-imports the main script: a script that creates the engine at
 # import time (no __main__ guard) starts it again in every worker
+# vllm/envs.py: Kubernetes gives every pod <SERVICE>_PORT=tcp://IP:PORT for each Service of its
+# namespace; a Service named "vllm" sets VLLM_PORT, which vLLM reads as its own internal port (older
+# releases fail in int(), newer ones name the URI)
+k8s_service_env_vllm_port port_in_use CERTAIN
+    invalid literal for int\(\) with base 10: '((?:tcp|udp)://[^']*)'
+    VLLM_PORT '([^']*)' appears to be a URI
+# a class of vLLM's worker, executor or backend layers that its own release cannot build: an abstract
+# method the platform's subclass lacks, a constructor called with other arguments (a refactor that
+# missed one platform's class), or a platform plugin made for another vLLM release
+vllm_release_bug engine_core_generic SPECIFIC
+    Can't instantiate abstract class (\w*(?:Worker|Executor|ModelRunner|Backend|Impl|Platform|Scheduler|Connector|Proposer|Allocator)\w*) with(?:out an implementation for)? abstract methods? '?(\w+)
+    (\w*(?:Worker|Executor|ModelRunner|Platform|Scheduler|Proposer)\w*)\.__init__\(\) missing \d+ required (?:positional |keyword-only )?arguments?: '(\w+)'
 spawn_without_main_guard engine_core_generic SPECIFIC
     An attempt has been made to start a new process before the
     current process has finished its bootstrapping phase

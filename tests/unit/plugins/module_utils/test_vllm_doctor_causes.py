@@ -444,6 +444,31 @@ CASES = [
      "INFO 03-01 10:00:00 [__init__.py:241] Automatically detected platform cuda.\n"
      "Segmentation fault (core dumped)\n",
      "engine_core_generic", "dependency_version_mismatch", ["torch"]),
+    # other wordings of the causes the rules of 607d265 missed in set AK (from the raise sites in vLLM's
+    # weight loader, envs.py and worker classes, and the structured-output libraries; not the corpus lines)
+    ("a_split_gate_projection_the_model_class_does_not_fuse",
+     "(EngineCore_DP0 pid=7) ValueError: There is no module or parameter named 'gate_proj' in Qwen3NextMLP\n"
+     + WRAPPER,
+     "engine_core_generic", "vllm_release_bug", ["gate_up_proj", "vllm_install_version"]),
+    ("a_kubernetes_service_named_vllm_in_a_newer_release",
+     "ValueError: VLLM_PORT 'tcp://10.96.0.12:8000' appears to be a URI. This may be caused by a Kubernetes "
+     "service discovery issue, check the warning in: https://docs.vllm.ai/en/stable/serving/env_vars.html\n",
+     "port_in_use", "k8s_service_env_vllm_port", ["enableServiceLinks"]),
+    ("a_platform_worker_without_an_abstract_method_python312",
+     "TypeError: Can't instantiate abstract class HPUWorker without an implementation for abstract method "
+     "'determine_num_available_blocks'\n",
+     "engine_core_generic", "vllm_release_bug", ["HPUWorker", "plugin release"]),
+    ("a_model_runner_built_with_a_missing_argument",
+     "TypeError: TPUModelRunner.__init__() missing 1 required positional argument: 'vllm_config'\n",
+     "engine_core_generic", "vllm_release_bug", ["TPUModelRunner"]),
+    ("xgrammar_of_another_release",
+     "ImportError: cannot import name 'allocate_token_bitmask' from 'xgrammar.kernels' "
+     "(/opt/venv/lib/python3.12/site-packages/xgrammar/kernels/__init__.py)\n",
+     "engine_core_generic", "dependency_version_mismatch", ["lock file"]),
+    ("an_architecture_refused_on_another_platform",
+     "ValueError: Model architectures ['Gemma2ForCausalLM'] are not supported on TPU for now. Supported "
+     "architectures: ['LlamaForCausalLM']\n",
+     "model_files", "architecture_unsupported", ["Gemma2ForCausalLM"]),
 ]
 
 
