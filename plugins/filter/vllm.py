@@ -151,8 +151,8 @@ def vllm_service_options(model_config, backend, host, served_name, bind_host, po
     return {"options": options, "reasons": reasons, "model": facts}
 
 
-def vllm_service_env(backend, host, user_env=None, state_dir=None):
-    env, reasons = vllm_options.service_env(backend, host, user_env, state_dir)
+def vllm_service_env(backend, host, user_env=None, state_dir=None, options=None):
+    env, reasons = vllm_options.service_env(backend, host, user_env, state_dir, options)
     return {"env": env, "reasons": reasons}
 
 

@@ -123,7 +123,8 @@ def _fix_gpu_oom_text(finding, facts, live, lines):
                 "the GPU." % (detail, "; other processes hold GPU memory (%s)" % ", ".join(
                     "pid %s: %s" % p for p in other[:3]) if other else ""))
     return ("CUDA out of memory%s. Lower %s / max_num_seqs / max_model_len, set enforce_eager: true, and "
-            "vllm_service_env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True."
+            "vllm_service_env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (with tensor_parallel_size above 1 "
+            "also disable_custom_all_reduce: true, which cannot share expandable segments' memory)."
             % (detail, _fmt_opt(gpu_memory_utilization=_floor2((gmu or 0.9) - 0.05))))
 
 

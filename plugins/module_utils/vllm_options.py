@@ -470,9 +470,30 @@ def kernel_at_least(release, minimum):
     return tuple(int(x or 0) for x in match.groups()) >= tuple(minimum)
 
 
-def service_env(backend, host, user_env=None, state_dir=None):
+def custom_all_reduce_in_use(options):
+    """Whether vLLM's custom all-reduce may run with these (computed) options: tensor parallel
+    over more than one GPU, not turned off with disable_custom_all_reduce."""
+    options = options or {}
+    tp = options.get("tensor_parallel_size", options.get("tensor-parallel-size", 1))
+    off = options.get("disable_custom_all_reduce", options.get("disable-custom-all-reduce", False))
+    return int(str(tp or 1)) > 1 and str(off).lower() not in ("true", "1", "yes")
+
+
+# vLLM's custom all-reduce shares its CUDA-graph buffers between the ranks with cudaIpcGetMemHandle,
+# which refuses memory from torch's expandable segments (CUDA VMM ranges): a server with
+# tensor_parallel_size > 1 dies right after graph capture with only "Cuda error
+# .../custom_all_reduce.cuh:NNN 'invalid argument'" (vLLM #42609, #49101, #56180; later releases
+# turn custom all-reduce off themselves when they see expandable segments, PR #55135/#56193)
+EXPANDABLE_SEGMENTS_WITH_TP = (
+    "not set: tensor_parallel_size %d uses vLLM's custom all-reduce, which shares CUDA-graph buffers "
+    "over CUDA IPC that expandable segments' memory cannot give (the server dies after graph "
+    "capture, vLLM #42609); set disable_custom_all_reduce: true to have both")
+
+
+def service_env(backend, host, user_env=None, state_dir=None, options=None):
     """The server's environment: offline and quiet, caches in the service's state directory,
-    plus the user's variables (which win)."""
+    plus the user's variables (which win). ``options``: the server's computed options (on CUDA,
+    expandable segments only where vLLM's custom all-reduce is not in use)."""
     env = dict(BASE_ENV)
     reasons = {key: "offline start, no telemetry" for key in env}
     if state_dir:
@@ -493,7 +514,7 @@ def service_env(backend, host, user_env=None, state_dir=None):
             env["VLLM_USE_V2_MODEL_RUNNER"] = "0"
             reasons["VLLM_USE_V2_MODEL_RUNNER"] = (
                 "WSL kernel older than 4.19.121 cannot pin memory: the V1 model runner instead")
-    if backend == "cuda":
+    if backend == "cuda" and not custom_all_reduce_in_use(options):
         env["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"
         reasons["PYTORCH_CUDA_ALLOC_CONF"] = ("expandable segments: less fragmentation, fewer "
                                               "out-of-memory errors near the limit")

@@ -121,14 +121,14 @@ def role_context(plan, host, variables=None, model=None):
             context[name] = native.from_string(value).render(context)
         except jinja2.UndefinedError:
             continue  # needs a fact of a real run (vllm_install_result, a registered result)
-    # the role's "Compute the server's options and environment" task
+    # the role's "Compute the server's options" and "Compute the server's environment" tasks
     context["__vllm_service_computed"] = filters["vllm_service_options"](
         model["config"], plan["backend"], context["vllm_host"], context["__vllm_service_served_name"],
         context["vllm_service_host"], context["vllm_service_port"], context["vllm_service_options"],
         int(model["weights_bytes"]), context["__vllm_service_tls_files"])
     context["__vllm_service_environment"] = filters["vllm_service_env"](
         plan["backend"], context["vllm_host"], context["vllm_service_env"],
-        context["vllm_service_state_dir"])
+        context["vllm_service_state_dir"], context["__vllm_service_computed"]["options"])
     return context
 
 

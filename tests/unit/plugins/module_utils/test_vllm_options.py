@@ -454,7 +454,32 @@ def test_cuda_env_has_expandable_segments_and_the_user_wins():
     assert env["PYTORCH_CUDA_ALLOC_CONF"] == ""
 
 
-def test_computed_options_are_all_real_flags_of_vllm_032():
+def test_no_expandable_segments_where_the_custom_all_reduce_runs():
+    # tensor parallel over 2 GPUs: vLLM's custom all-reduce cannot share expandable segments' memory
+    env, reasons = o.service_env("cuda", gpu_host(24), options={"tensor_parallel_size": 2})
+    assert "PYTORCH_CUDA_ALLOC_CONF" not in env and "PYTORCH_CUDA_ALLOC_CONF" not in reasons
+    # one GPU, or the custom all-reduce turned off: both
+    for options in ({"tensor_parallel_size": 1}, {"tensor_parallel_size": 2, "disable_custom_all_reduce": True},
+                    {"tensor-parallel-size": "2", "disable-custom-all-reduce": "true"}, None):
+        assert o.service_env("cuda", gpu_host(24), options=options)[0]["PYTORCH_CUDA_ALLOC_CONF"] == \
+            "expandable_segments:True", options
+    # the user's own setting still wins
+    env, _ = o.service_env("cuda", gpu_host(24), {"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"},
+                           options={"tensor_parallel_size": 4})
+    assert env["PYTORCH_CUDA_ALLOC_CONF"] == "expandable_segments:True"
+
+
+def test_two_gpus_the_planner_splits_over_get_no_expandable_segments():
+    """The sizing model picks tensor_parallel_size itself on a multi-GPU host; the environment
+    follows the computed options, not only the given ones."""
+    host = gpu_host(24, count=2)
+    options, _ = o.compute_options("cuda", host, o.model_facts(MODELS["Qwen2.5-7B"][0]), "m", "127.0.0.1",
+                                   8000, {}, MODELS["Qwen2.5-7B"][1])
+    assert options["tensor_parallel_size"] == 2
+    assert "PYTORCH_CUDA_ALLOC_CONF" not in o.service_env("cuda", host, options=options)[0]
+
+
+
     import os
     import vllm_flags
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
