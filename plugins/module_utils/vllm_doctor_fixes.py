@@ -709,6 +709,12 @@ def _fix_generic(finding, facts, live, lines):
                     "the parser that reads the model's tool calls. Add tool_call_parser (hermes, llama3_json, "
                     "mistral, qwen3_coder and so on: the model card names it) to vllm_service_options, or drop "
                     "enable_auto_tool_choice.")
+        if re.search(r"cannot be converted to <function", text):
+            option, value = (_set_groups(finding.match) + ["the option", "?"])[:2]
+            return ("vLLM's command line could not read %s %s: the installed release parses that option as JSON "
+                    "(--limit-mm-per-prompt since 0.10: '{\"image\": 5}', not image=5). In vllm_service_options "
+                    "give it as a dict (passed as JSON), or pin vllm_install_version to the release the key=value "
+                    "form was written for." % (option, value))
         if re.search(r"\d+ validation errors? for \w+", text):
             option, cls = (_set_groups(finding.match)[-2:] + ["the option", "its config"])[:2]
             return ("vLLM's command line rejected the value of %s: it does not validate as %s, so the option takes "
@@ -920,6 +926,11 @@ def _fix_generic_cause(finding, facts, text):
                 "vllm_install_cuda_variant that match the host, or the vendor's image) or move "
                 "vllm_install_version to a release whose build includes the kernel; when building from source, "
                 "rebuild clean from a revision with the fix." % text[text.find("undefined symbol"):][:90])
+    if finding.rule == "vllm_release_bug" and re.search(r"non-default stream|ZMQError|local variable", text):
+        return ("A bug in the installed vLLM release's own start-up code (%s): no setting of the model or the "
+                "host causes it. Move vllm_install_version to a newer patch release (the issue tracker names "
+                "the fix); meanwhile an option that avoids that code path may help (enforce_eager: true for "
+                "CUDA graph capture; another quantization kernel or GPU for a quantization path)." % text.strip()[:160])
     if finding.rule == "vllm_release_bug" and "no module or parameter named" in text:
         names = dict(zip(("name", "cls"), (_set_groups(match) + ["a projection", "its model class"][len(_set_groups(match)):])[:2]))
         return ("vLLM's model code could not place the checkpoint's '%(name)s' in %(cls)s: vLLM's model classes "
@@ -1156,6 +1167,13 @@ engine_core_generic spawn_without_main_guard
     Python's multiprocessing (spawn) re-imported the script that creates vLLM's engine, because the
     script creates it at import time. Put the code that builds LLM(...) under `if __name__ ==
     '__main__':`, or serve with `vllm serve` as this project's service does.
+engine_core_generic custom_allreduce_ipc_failed
+    vLLM's custom all-reduce (tensor parallelism within one node) failed to share its buffers between
+    the ranks over CUDA IPC (%s), which kills the workers without a Python traceback. Its memory came
+    from torch's expandable segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: remove it, this
+    project sets it only on one GPU), or the ranks are on different nodes or in different containers, or
+    the GPUs have no peer access. Set vllm_service_options {disable_custom_all_reduce: true} (NCCL does
+    the all-reduce instead, a little slower), or remove expandable_segments from vllm_service_env.
 port_in_use k8s_service_env_vllm_port
     VLLM_PORT holds a URL (tcp://IP:PORT), not a port: Kubernetes sets <NAME>_PORT in every pod for
     each Service of the namespace, and a Service named "vllm" sets VLLM_PORT, which vLLM reads as its

@@ -970,6 +970,9 @@ unrecognized_argument engine_core_generic CERTAIN
 # --speculative-config, --kv-transfer-config, ...) parse their value with pydantic; a value of another
 # form (a bare number where 0.11+ wants a JSON object) fails as argparse's error with pydantic's text
     error: argument ([\w/-]+): \d+ validation errors? for (\w+)
+# options parsed with json.loads (--limit-mm-per-prompt since 0.10, --hf-overrides, --mm-processor-kwargs,
+# --override-generation-config, ...): a value in the older key=value form is no JSON
+    error: argument ([\w/-]+): Value (.*?) cannot be converted to <function (?:loads|\w*json\w*)\b
 # vllm/entrypoints/openai (validate_parsed_serve_args): automatic tool choice needs a tool call parser
     (--enable-auto-tool-choice) requires --tool-call-parser
     error: ambiguous option: (\S+)
@@ -1160,6 +1163,25 @@ k8s_service_env_vllm_port port_in_use CERTAIN
 vllm_release_bug engine_core_generic SPECIFIC
     Can't instantiate abstract class (\w*(?:Worker|Executor|ModelRunner|Backend|Impl|Platform|Scheduler|Connector|Proposer|Allocator)\w*) with(?:out an implementation for)? abstract methods? '?(\w+)
     (\w*(?:Worker|Executor|ModelRunner|Platform|Scheduler|Proposer)\w*)\.__init__\(\) missing \d+ required (?:positional |keyword-only )?arguments?: '(\w+)'
+# vLLM's custom all-reduce (csrc/custom_all_reduce.cuh) shares buffers between the ranks of one node over
+# CUDA IPC; a CUDA error there kills the worker with no Python traceback: memory from torch's expandable
+# segments (cudaIpcGetMemHandle: invalid argument, vLLM #42609), ranks on other nodes or in other
+# containers (invalid resource handle, #52778), GPUs without peer access
+custom_allreduce_ipc_failed engine_core_generic CERTAIN
+    Cuda error [^\n]*custom_all_reduce\.cuh:\d+ '([^']+)'
+    (?:hip|HIP) error[^\n]*custom_all_reduce\.cu\w*:\d+[^\n]*?(invalid \w+)
+# torch refuses a CUDA graph captured on the default stream: vLLM's own capture (or its memory profiling
+# of the graphs) ran on the wrong stream, a bug of the release (ROCm's profiling path, vLLM PR #48764)
+vllm_release_bug engine_core_generic SPECIFIC
+    CUDA graphs must be captured on a non-default stream
+# ZeroMQ binds only to an interface or an IP address; vLLM releases that bound its internal sockets to
+# "localhost" fail where that name does not resolve to an interface ZeroMQ accepts (vLLM PR #7163)
+    ZMQError: No such device \(addr='tcp://(localhost):\d+'\)
+# an UnboundLocalError in vLLM's own code: a branch of this release that never assigns the name (the
+# AutoRound MoE path on GPUs without Marlin, vLLM PR #24217)
+vllm_release_bug engine_core_generic LIKELY
+    cannot access local variable '(\w+)' where it is not associated with a value
+    local variable '(\w+)' referenced before assignment
 spawn_without_main_guard engine_core_generic SPECIFIC
     An attempt has been made to start a new process before the
     current process has finished its bootstrapping phase

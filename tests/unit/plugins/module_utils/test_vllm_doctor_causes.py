@@ -469,6 +469,24 @@ CASES = [
      "ValueError: Model architectures ['Gemma2ForCausalLM'] are not supported on TPU for now. Supported "
      "architectures: ['LlamaForCausalLM']\n",
      "model_files", "architecture_unsupported", ["Gemma2ForCausalLM"]),
+    # other wordings of the causes the rules of aab4aea missed in set AL (from the raise sites in vLLM's
+    # custom all-reduce, torch's CUDA graph capture, ZeroMQ and argparse; not the corpus lines)
+    ("custom_all_reduce_ipc_on_another_line",
+     "Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:164 'invalid argument'\n"
+     "(EngineCore_DP0 pid=1) ERROR 09-10 10:00:00 [multiproc_executor.py:150] Worker proc VllmWorker-0 died "
+     "unexpectedly, shutting down executor.\n",
+     "engine_core_generic", "custom_allreduce_ipc_failed", ["disable_custom_all_reduce", "expandable_segments"]),
+    ("graph_capture_on_the_default_stream_with_the_hint",
+     "RuntimeError: CUDA graphs must be captured on a non-default stream. (However, after capture, it's ok "
+     "to replay them on the default stream.)\n" + WRAPPER,
+     "engine_core_generic", "vllm_release_bug", ["vllm_install_version"]),
+    ("an_unbound_local_in_older_pythons_wording",
+     "UnboundLocalError: local variable 'quant_method' referenced before assignment\n" + WRAPPER,
+     "engine_core_generic", "vllm_release_bug", ["vllm_install_version"]),
+    ("a_json_option_in_key_value_form",
+     "vllm serve: error: argument --hf-overrides: Value max_model_len=4096 cannot be converted to "
+     "<function loads at 0x7f00deadbeef>.\n",
+     "engine_core_generic", "unrecognized_argument", ["JSON", "--hf-overrides"]),
 ]
 
 
