@@ -1169,11 +1169,45 @@ engine_core_generic spawn_without_main_guard
     '__main__':`, or serve with `vllm serve` as this project's service does.
 engine_core_generic custom_allreduce_ipc_failed
     vLLM's custom all-reduce (tensor parallelism within one node) failed to share its buffers between
-    the ranks over CUDA IPC (%s), which kills the workers without a Python traceback. Its memory came
+    the ranks over CUDA IPC, which kills the workers without a Python traceback. Its memory came
     from torch's expandable segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: remove it, this
     project sets it only on one GPU), or the ranks are on different nodes or in different containers, or
     the GPUs have no peer access. Set vllm_service_options {disable_custom_all_reduce: true} (NCCL does
     the all-reduce instead, a little slower), or remove expandable_segments from vllm_service_env.
+tensor_parallel_config mig_uuid_in_cuda_visible_devices
+    CUDA_VISIBLE_DEVICES holds a MIG instance's UUID (MIG-...), and vLLM reads that variable as GPU
+    indexes: it does not take MIG UUIDs. Give the server its MIG instance as the only device of its
+    container (the NVIDIA device plugin or --gpus with the MIG device, where it appears as device 0),
+    or use whole GPUs by index; on a host, vllm_instances[].gpus takes indexes or GPU UUIDs, and this
+    project writes indexes.
+engine_core_generic nonroot_uid_without_passwd_entry
+    The process runs as a UID that has no entry in the image's /etc/passwd, and torch (its inductor
+    cache directory, through getpass) looks the user up at start. Run as a user the image has, add the
+    UID to /etc/passwd (or use nss_wrapper), or set TORCHINDUCTOR_CACHE_DIR and USER in the environment
+    (vllm_service_env) so that no lookup happens; this project's service user has its own entry.
+engine_core_generic read_only_rootfs_entrypoint_writes_etc
+    The image's entrypoint writes to /etc (it adds a user or group at start), and the container's root file system is
+    read-only (compose's read_only: true, Kubernetes' readOnlyRootFilesystem), so the container stops
+    before vLLM starts. Drop the read-only root, or run the image as a user it already has so that its
+    entrypoint skips the useradd, with writable volumes for the caches (HOME, /tmp).
+cuda_driver_mismatch cdi_spec_missing_for_vendor
+    The container runtime could not inject the GPU as a CDI device: no CDI spec defines the device name
+    the pod asks for. Generate the spec on the node with `nvidia-ctk cdi generate --output
+    /etc/cdi/nvidia.yaml` (with --vendor for the vendor name the runtime asks for, e.g.
+    management.nvidia.com), or let the NVIDIA device plugin / GPU operator generate it, then start the
+    pod again.
+multimodal_processor mm_dummy_warmup_api_drift
+    vLLM's memory profiling called the model's multimodal dummy-input builder (or its processing info) with a signature
+    that class does not have: vLLM's multimodal framework and the model's class come from two
+    releases (a nightly between two refactors, a plugin or a checkpoint's code written for another
+    vLLM). Install a vLLM release (vllm_install_version) rather than a nightly, or the plugin release
+    made for the installed vLLM.
+multimodal_processor hf_processor_transformers_version_mismatch
+    transformers' processor of this model was built with one of its arguments twice (or one it does
+    not take): vLLM (or the model's processing code) and the installed transformers are not one pair.
+    Install the transformers release the installed vLLM's requirements pin (run the playbook again:
+    vllm_install syncs the venv to its lock file), or the one the model card names with a vLLM
+    release that supports it.
 port_in_use k8s_service_env_vllm_port
     VLLM_PORT holds a URL (tcp://IP:PORT), not a port: Kubernetes sets <NAME>_PORT in every pod for
     each Service of the namespace, and a Service named "vllm" sets VLLM_PORT, which vLLM reads as its

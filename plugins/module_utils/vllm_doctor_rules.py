@@ -787,6 +787,9 @@ quant_tp_misaligned tensor_parallel_config CERTAIN
 # number of quantization groups
 quant_tp_misaligned tensor_parallel_config CERTAIN
     size_k must (?:be )?divisible by BLOCK_SIZE_K
+# csrc/quantization/marlin (gptq_marlin_gemm, fp8_marlin_gemm): each GPU's slice of a layer must be a
+# whole number of Marlin tiles (FP8 or 4-bit weights on GPUs without native FP8, split over many GPUs)
+    size_([nk]) = (\d+) is not divisible by tile_\1_size = (\d+)
     BLOCK_SIZE_K must (?:be )?divisible by group_size
 # torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
 # torch.distributed's rendezvous store: a rank never reached the store's host:port in time (a
@@ -1182,6 +1185,32 @@ vllm_release_bug engine_core_generic SPECIFIC
 vllm_release_bug engine_core_generic LIKELY
     cannot access local variable '(\w+)' where it is not associated with a value
     local variable '(\w+)' referenced before assignment
+# vllm/platforms (device_id_to_physical_device_id): CUDA_VISIBLE_DEVICES read as GPU indexes; a MIG
+# instance's UUID there (MIG-...) is no index, and vLLM does not take MIG UUIDs
+mig_uuid_in_cuda_visible_devices tensor_parallel_config CERTAIN
+    invalid literal for int\(\) with base 10: '(MIG-[\w-]+)'
+# torch's inductor cache dir (and getpass) looks up the process's user: a container started as a UID
+# that has no /etc/passwd entry (OpenShift's random UIDs, docker --user 1000 on an image without it)
+nonroot_uid_without_passwd_entry engine_core_generic CERTAIN
+    getpwuid\(\): uid not found: (\d+)
+# an image whose entrypoint writes /etc (useradd, groupadd) under a read-only root filesystem
+# (compose's read_only: true, Kubernetes' readOnlyRootFilesystem): the container dies before vLLM starts
+read_only_rootfs_entrypoint_writes_etc engine_core_generic CERTAIN
+    (?:useradd|groupadd|usermod|adduser): cannot lock (/etc/\w+)
+# the container runtime's CDI: the pod asks for a device by a CDI name (vendor/class=device) that no
+# spec under /etc/cdi or /var/run/cdi defines (the spec not generated, or for another vendor name)
+cdi_spec_missing_for_vendor cuda_driver_mismatch CERTAIN
+    failed to inject CDI devices
+    unresolvable CDI devices? ([\w./-]+=[\w-]+)
+# a model's multimodal dummy-input builder (or processing info) whose method signature is not the one
+# vLLM's profiler calls: vLLM's multimodal framework and that model class (vLLM's own on a nightly, a
+# plugin's, a checkpoint's code) are of two releases
+mm_dummy_warmup_api_drift multimodal_processor SPECIFIC
+    (\w*(?:DummyInputsBuilder|ProcessingInfo|MultiModalProcessor))\.(\w+)\(\) (?:takes \d+ positional arguments? but \d+ (?:was|were) given|got an unexpected keyword argument '\w+'|missing \d+ required positional arguments?)
+# transformers' processor class of a multimodal model built with arguments the installed transformers
+# release does not take that way: vLLM (or the model's code) and transformers are not one pair
+hf_processor_transformers_version_mismatch multimodal_processor SPECIFIC
+    (\w+Processor)\.__init__\(\) got (?:multiple values for argument|an unexpected keyword argument) '(\w+)'
 spawn_without_main_guard engine_core_generic SPECIFIC
     An attempt has been made to start a new process before the
     current process has finished its bootstrapping phase

@@ -487,6 +487,33 @@ CASES = [
      "vllm serve: error: argument --hf-overrides: Value max_model_len=4096 cannot be converted to "
      "<function loads at 0x7f00deadbeef>.\n",
      "engine_core_generic", "unrecognized_argument", ["JSON", "--hf-overrides"]),
+    # other wordings of the causes the rules of 635d9c6 missed in set AM (from the raise sites in vLLM's
+    # platforms, Marlin, torch's inductor cache, the container runtime and transformers' processors)
+    ("a_mig_uuid_as_the_only_device",
+     "  File \"/usr/local/lib/python3.12/dist-packages/vllm/platforms/cuda.py\", line 91, in get_device_name\n"
+     "ValueError: invalid literal for int() with base 10: 'MIG-5f2c9a1e-0b7d-4c3e-9a8f-1b2c3d4e5f60'\n" + WRAPPER,
+     "tensor_parallel_config", "mig_uuid_in_cuda_visible_devices", ["MIG"]),
+    ("openshift_random_uid",
+     "KeyError: 'getpwuid(): uid not found: 1000680000'\n",
+     "engine_core_generic", "nonroot_uid_without_passwd_entry", ["passwd", "TORCHINDUCTOR_CACHE_DIR"]),
+    ("groupadd_under_a_read_only_root",
+     "groupadd: cannot lock /etc/group; try again later.\n",
+     "engine_core_generic", "read_only_rootfs_entrypoint_writes_etc", ["/etc", "read-only"]),
+    ("cdi_device_of_another_vendor_name",
+     "Error: failed to create containerd task: failed to create shim task: OCI runtime create failed: could "
+     "not apply required modification to OCI specification: error modifying OCI spec: failed to inject CDI "
+     "devices: unresolvable CDI devices nvidia.com/gpu=all: unknown\n",
+     "cuda_driver_mismatch", "cdi_spec_missing_for_vendor", ["nvidia-ctk cdi generate"]),
+    ("marlin_tile_of_k",
+     "(Worker_TP3 pid=90) RuntimeError: size_k = 1344 is not divisible by tile_k_size = 128\n" + WRAPPER,
+     "tensor_parallel_config", "quant_tp_misaligned", ["tensor_parallel_size"]),
+    ("a_processing_info_called_with_a_new_argument",
+     "TypeError: LlavaOnevisionProcessingInfo.get_num_image_tokens() got an unexpected keyword argument "
+     "'mm_kwargs'\n" + WRAPPER,
+     "multimodal_processor", "mm_dummy_warmup_api_drift", ["vllm_install_version"]),
+    ("a_processor_given_an_argument_it_no_longer_takes",
+     "TypeError: Qwen2VLProcessor.__init__() got an unexpected keyword argument 'video_processor'\n",
+     "multimodal_processor", "hf_processor_transformers_version_mismatch", ["transformers", "lock file"]),
 ]
 
 
