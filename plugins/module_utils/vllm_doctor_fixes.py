@@ -493,6 +493,12 @@ def _set_groups(match):
     return [group for group in match.groups() if group] if match is not None else []
 
 
+def _set_groups_or(match, defaults):
+    """The groups of a match that are set, in order, padded with the ``defaults`` past them."""
+    groups = _set_groups(match)[:len(defaults)]
+    return groups + list(defaults[len(groups):])
+
+
 def _two_groups(match, defaults):
     """Groups 1 and 2 of a rule's match, or the two defaults when the rule matched nothing."""
     return (match.group(1), match.group(2)) if match else defaults
@@ -710,7 +716,7 @@ def _fix_generic(finding, facts, live, lines):
                     "mistral, qwen3_coder and so on: the model card names it) to vllm_service_options, or drop "
                     "enable_auto_tool_choice.")
         if re.search(r"cannot be converted to <function", text):
-            option, value = (_set_groups(finding.match) + ["the option", "?"])[:2]
+            option, value = _set_groups_or(finding.match, ("the option", "?"))
             return ("vLLM's command line could not read %s %s: the installed release parses that option as JSON "
                     "(--limit-mm-per-prompt since 0.10: '{\"image\": 5}', not image=5). In vllm_service_options "
                     "give it as a dict (passed as JSON), or pin vllm_install_version to the release the key=value "
@@ -932,7 +938,7 @@ def _fix_generic_cause(finding, facts, text):
                 "the fix); meanwhile an option that avoids that code path may help (enforce_eager: true for "
                 "CUDA graph capture; another quantization kernel or GPU for a quantization path)." % text.strip()[:160])
     if finding.rule == "vllm_release_bug" and "no module or parameter named" in text:
-        names = dict(zip(("name", "cls"), (_set_groups(match) + ["a projection", "its model class"][len(_set_groups(match)):])[:2]))
+        names = dict(zip(("name", "cls"), _set_groups_or(match, ("a projection", "its model class"))))
         return ("vLLM's model code could not place the checkpoint's '%(name)s' in %(cls)s: vLLM's model classes "
                 "fuse the split projections (q_proj/k_proj/v_proj into qkv_proj, gate_proj/up_proj into "
                 "gate_up_proj) while they load, and this class's mapping misses that name (or renames it twice), "
@@ -940,7 +946,7 @@ def _fix_generic_cause(finding, facts, text):
                 "the model, not of the files: move vllm_install_version to a release with the fix (the model's "
                 "support PR), or serve a model this release supports." % names)
     if finding.rule == "vllm_release_bug" and re.search(r"abstract class|__init__\(\) missing", text):
-        names = dict(zip(("cls", "what"), (_set_groups(match) + ["a vLLM class", "?"][len(_set_groups(match)):])[:2]))
+        names = dict(zip(("cls", "what"), _set_groups_or(match, ("a vLLM class", "?"))))
         return ("vLLM could not build its own %(cls)s ('%(what)s' missing): this release's classes are out of step "
                 "for this platform (a refactor that missed one platform's worker or backend), or the class "
                 "comes from a platform plugin made for another vLLM release. Move vllm_install_version to a "

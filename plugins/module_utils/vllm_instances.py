@@ -16,6 +16,7 @@ import base64
 import copy
 import re
 
+from .vllm_common import option_key
 from .vllm_launcher import parse_env_file
 from .vllm_options import OptionsError, compute_options, model_facts, to_cli_yaml
 from .vllm_sizing import CPU_KV_CACHE_FLOOR, CPU_RAM_RESERVE, MIB, _utilization
@@ -191,12 +192,10 @@ def _host_cpu_ids(host):
 
 def _local_world(item):
     """The ranks one instance runs on this host: tensor_parallel_size x pipeline_parallel_size."""
-    options = item.get("options") or {}
+    options = dict((option_key(k), v) for k, v in (item.get("options") or {}).items())
     world = 1
     for key in ("tensor_parallel_size", "pipeline_parallel_size"):
-        for name in (key, key.replace("_", "-")):
-            if name in options:
-                world *= max(1, int(str(options[name])))
+        world *= max(1, int(str(options.get(key) or 1)))
     return world
 
 
@@ -478,10 +477,10 @@ CPU_BIND_KEYS = (CPU_BIND_VAR, "OMP_NUM_THREADS")
 
 
 def _slurped(results):
-    """{name: text} of slurp loop results (missing files left out)."""
+    """{name: text} of slurp loop results (missing and empty files left out)."""
     texts = {}
     for r in results or []:
-        if r.get("content") is not None:
+        if r.get("content"):
             texts[(r.get("item") or {}).get("name")] = base64.b64decode(r["content"]).decode(
                 "utf-8", "surrogateescape")
     return texts
@@ -505,7 +504,7 @@ def restart_needed(plans, computed, options_before, env_written, env_before=None
     the render. An environment that changed only in the cores of :func:`cpu_binds` (an instance
     added or removed beside it) restarts nothing: a running server keeps its cores until its next
     restart, so adding or removing a neighbour does not interrupt the others."""
-    before = dict(((r.get("item") or {}).get("name"), r) for r in options_before or [])
+    old_options = _slurped(options_before)
     env_changed = set((r.get("item") or {}).get("name") for r in env_written or [] if r.get("changed"))
     old_env, new_env = _slurped(env_before), _slurped(env_after)
     env_changed = set(n for n in env_changed if not _bind_only_change(old_env.get(n), new_env.get(n)))
@@ -515,8 +514,7 @@ def restart_needed(plans, computed, options_before, env_written, env_before=None
         entry = computed[name]
         merged = {"model": entry["model_path"]}
         merged.update(entry["options"])
-        content = (before.get(name) or {}).get("content")
-        old = base64.b64decode(content).decode("utf-8", "surrogateescape") if content else None
+        old = old_options.get(name)
         if name in env_changed or old is None or _yaml_lines(old) != _yaml_lines(to_cli_yaml(merged)):
             names.append(name)
     return names

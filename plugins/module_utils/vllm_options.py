@@ -473,10 +473,10 @@ def kernel_at_least(release, minimum):
 def custom_all_reduce_in_use(options):
     """Whether vLLM's custom all-reduce may run with these (computed) options: tensor parallel
     over more than one GPU, not turned off with disable_custom_all_reduce."""
-    options = options or {}
-    tp = options.get("tensor_parallel_size", options.get("tensor-parallel-size", 1))
-    off = options.get("disable_custom_all_reduce", options.get("disable-custom-all-reduce", False))
-    return int(str(tp or 1)) > 1 and str(off).lower() not in ("true", "1", "yes")
+    options = dict((option_key(k), v) for k, v in (options or {}).items())
+    tp = options.get("tensor_parallel_size") or 1
+    off = options.get("disable_custom_all_reduce", False)
+    return int(str(tp)) > 1 and str(off).lower() not in ("true", "1", "yes")
 
 
 # vLLM's custom all-reduce shares its CUDA-graph buffers between the ranks with cudaIpcGetMemHandle,

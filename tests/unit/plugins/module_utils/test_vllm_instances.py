@@ -1,5 +1,7 @@
 """Several servers on one host (vllm_instances): the list's checks, the GPU assignment, the memory
 split through the one sizing model, and which instances a run removes."""
+import base64
+
 import pytest
 
 import vllm_instances as vi
@@ -302,15 +304,18 @@ def test_summary_line():
     assert "not gated (check mode)" in vi.summary_line(a, {}, computed)
 
 
+COMPUTED_AB = {"a": {"model_path": "/m/a", "options": {"port": 8001}},
+               "b": {"model_path": "/m/b", "options": {"port": 8002}}}
+
+
+def slurp(p, text):
+    """A slurp loop result of ``text`` for plan ``p``."""
+    return {"item": p, "content": base64.b64encode(text.encode()).decode()}
+
+
 def test_restart_only_when_a_value_or_the_environment_changed():
-    import base64
     (a, b) = plan([{"name": "a", "port": 8001}, {"name": "b", "port": 8002}], host(), "cpu")
-    computed = {"a": {"model_path": "/m/a", "options": {"port": 8001}},
-                "b": {"model_path": "/m/b", "options": {"port": 8002}}}
-
-    def slurp(p, text):
-        return {"item": p, "content": base64.b64encode(text.encode()).decode()}
-
+    computed = COMPUTED_AB
     same_values = "# managed\n# vLLM options, why: reworded\n" + o.to_cli_yaml({"model": "/m/a", "port": 8001})
     before = [slurp(a, same_values), {"item": b, "failed": True}]
     assert vi.restart_needed([a, b], computed, before, []) == ["b"]
@@ -321,14 +326,8 @@ def test_restart_only_when_a_value_or_the_environment_changed():
 
 
 def test_a_change_of_the_cores_alone_restarts_nothing():
-    import base64
     (a, b) = plan([{"name": "a", "port": 8001}, {"name": "b", "port": 8002}], host(), "cpu")
-    computed = {"a": {"model_path": "/m/a", "options": {"port": 8001}},
-                "b": {"model_path": "/m/b", "options": {"port": 8002}}}
-
-    def slurp(p, text):
-        return {"item": p, "content": base64.b64encode(text.encode()).decode()}
-
+    computed = COMPUTED_AB
     opts = [slurp(a, o.to_cli_yaml({"model": "/m/a", "port": 8001})),
             slurp(b, o.to_cli_yaml({"model": "/m/b", "port": 8002}))]
     env = {"HF_HUB_OFFLINE": "1", "VLLM_CPU_OMP_THREADS_BIND": "0"}
