@@ -16,17 +16,27 @@ try:  # in the collection: module_utils import each other relatively
                                    _exception_lines, _frames_above, _position, _raising_frame, _version_tuple)
     from .vllm_doctor_rules import (CONTEXT, CONTEXT_WEAK, Finding, LIKELY, SPECIFIC, WRAPPER, _MEMORY_PHASE_RE,
                                     _NCCL_RE, _OOM_WORD_RE)
+    from .vllm_doctor_archs import known_architectures
 except ImportError:  # copied beside the launcher, or scripts/doctor: the parts lie side by side
     from vllm_doctor_text import (_EXCEPTION_RE, _FRAME_PATH_RE, _TRANSFORMERS_IMPORT_RE, _exception_after,
                                   _exception_lines, _frames_above, _position, _raising_frame, _version_tuple)
     from vllm_doctor_rules import (CONTEXT, CONTEXT_WEAK, Finding, LIKELY, SPECIFIC, WRAPPER, _MEMORY_PHASE_RE,
                                    _NCCL_RE, _OOM_WORD_RE)
+    from vllm_doctor_archs import known_architectures
 
 __metaclass__ = type
 
 
 # the process prefix vLLM gives each of several API server processes (api_server_count > 1)
 _API_SERVER_PROC_RE = re.compile(r"\(ApiServer_\w+ pid=")
+# kv_cache_dtype fp8 (e4m3) asked for, and a checkpoint that is not FP8 itself: then an FP8 type the GPU
+# lacks is the KV cache's, not the weights'
+_KV_FP8_RE = re.compile(r"kv[-_]cache[-_]dtype['\"]?\s*[=: ]\s*['\"]?fp8(?:_e4m3)?\b", re.I)
+_FP8_CHECKPOINT_RE = re.compile(r"quantization['\"]?\s*[=: ]\s*['\"]?(?:fp8|fbgemm_fp8|ptpc_fp8|modelopt|"
+                                r"compressed[-_]tensors)\b|[-_/]fp8\b", re.I)
+# argparse of another program than vLLM refusing a subcommand ("TRL CLI: error: argument command: ...")
+_WRAPPER_SUBCOMMAND_RE = re.compile(r"^([^:]{1,40}): error: argument (?:command|subcommand|subparser|cmd|"
+                                    r"\{[^}]*\}): invalid choice: '([\w.-]+)'")
 
 
 def _adjust(findings, lines, facts, live):
@@ -71,6 +81,18 @@ def _adjust(findings, lines, facts, live):
             source_tree = _vllm_source_checkout(lines)
             finding = Finding("engine_core_generic", SPECIFIC, finding.line,
                               "vllm_release_bug" if source_tree else "transformers_import_broken",
+                              finding.match, finding.kind)
+        elif rule == "architecture_unsupported" and known_architectures(finding.line.text, facts.get("vllm_version")):
+            # an architecture a later vLLM has (vllm_doctor_archs): the installed release predates the model
+            finding = Finding(finding.category, finding.strength, finding.line, "vllm_too_old_for_model",
+                              finding.match, finding.kind)
+        elif rule == "quantization_unsupported" and "not supported in this architecture" in finding.line.text and any(
+                _KV_FP8_RE.search(l.raw) for l in lines) and not any(_FP8_CHECKPOINT_RE.search(l.raw) for l in lines):
+            # Triton's FP8 type check fails for the KV cache's kernels: fp8 KV cache on a GPU without e4m3
+            finding = Finding(finding.category, finding.strength, finding.line, "kv_cache_dtype_unsupported",
+                              finding.match, finding.kind)
+        elif rule == "unrecognized_argument" and _wrapper_subcommand(finding.line.text):
+            finding = Finding(finding.category, finding.strength, finding.line, "wrapper_cli_subcommand_missing",
                               finding.match, finding.kind)
         elif rule == "platform_plugin_load_failed" and any(f.rule == "no_gpu_visible" for f in findings):
             # the platform plugin that failed to load is why no platform (device) was found
@@ -252,6 +274,12 @@ _LOADING_RE = re.compile(r"Starting to load model|Loading (?:safetensors|pt) che
                          r"Resolved architecture|Using max model len|vLLM API server version", re.I)
 
 
+def _wrapper_subcommand(text):
+    """The subcommand another program's argparse refused (not vLLM's own command line), else None."""
+    match = _WRAPPER_SUBCOMMAND_RE.match(text)
+    return match.group(2) if match and "vllm" not in match.group(1).lower() else None
+
+
 def _import_time_abort(lines):
     """The line of a native abort printed while vLLM was importing: after vLLM's platform detection,
     with no engine start, model loading or Python exception before it; else None."""
@@ -375,6 +403,12 @@ def _caller_findings(lines, findings):
                     r"[/\\]%s[/\\]" % re.escape(top), importer):
                 out.append(Finding("engine_core_generic", SPECIFIC, line, "wrapper_dependency_version_mismatch",
                                    match, "error"))
+            elif importer and _VLLM_PATH_RE.search(importer) and not _VLLM_PATH_RE.search(
+                    "/%s/" % top.replace(".", "/")):
+                # vLLM's own code imports a submodule the installed package lacks: the two are releases that
+                # do not fit each other
+                out.append(Finding("engine_core_generic", LIKELY, line, "dependency_version_mismatch", match,
+                                   "error"))
             continue
         match = _DEP_MISSING_RE.match(text)
         if match and line.idx not in known and match.group(1) != "vllm":

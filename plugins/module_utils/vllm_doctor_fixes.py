@@ -13,9 +13,11 @@ import re
 try:  # in the collection: module_utils import each other relatively
     from .vllm_doctor_text import _MNT_PATH_RE, _TRANSFORMERS_IMPORT_RE, _contributing, _position, _version_tuple
     from .vllm_doctor_rules import _read_fixed
+    from .vllm_doctor_archs import RELEASE as _ARCHS_RELEASE, known_architectures
 except ImportError:  # copied beside the launcher, or scripts/doctor: the parts lie side by side
     from vllm_doctor_text import _MNT_PATH_RE, _TRANSFORMERS_IMPORT_RE, _contributing, _position, _version_tuple
     from vllm_doctor_rules import _read_fixed
+    from vllm_doctor_archs import RELEASE as _ARCHS_RELEASE, known_architectures
 
 __metaclass__ = type
 
@@ -345,6 +347,8 @@ def _fix_model(finding, facts, live, lines):
                 "transformers release this vLLM's requirements name in the service venv, or move "
                 "vllm_install_version to a release written for the installed transformers."
                 % (imported[:100] or "an import"))
+    if finding.rule == "vllm_too_old_for_model":
+        return _fix_too_old(text, facts)
     fixed = _fix_model_cause(finding, text, where)
     if fixed:
         return fixed
@@ -378,6 +382,22 @@ def _fix_model(finding, facts, live, lines):
                     where or " the model", " (the log shows %s)" % odd_format.group(0) if odd_format else ""))
     return ("The model files%s are missing or invalid (%s). Re-download the model to local ext4 storage and point "
             "vllm_model_source at the directory that contains config.json." % (where, text[:100]))
+
+
+def _fix_too_old(text, facts):
+    installed = facts.get("vllm_version")
+    archs = known_architectures(text, installed)
+    if archs:
+        return ("A later vLLM serves %s (vLLM %s, the newest release this project knows, lists it), so the "
+                "installed vLLM%s predates the model. Move vllm_install_version to a release whose supported-models "
+                "list has it (its release notes name the first; %s has it); a wrapper that bundles its own vLLM (a "
+                "trainer, a serving platform) needs its release that ships such a vLLM."
+                % (", ".join(archs), _ARCHS_RELEASE, " (%s)" % installed if installed else "", _ARCHS_RELEASE))
+    return ("The model (its config.json or its checkpoint's tensors) is newer than the installed vLLM: this release "
+            "does not know a field the model uses (a rope_scaling type, a quantization scheme's scale tensors). Move "
+            "vllm_install_version to a release that lists the model (and its quantization) as supported; a wrapper "
+            "that bundles its own vLLM (a trainer, a serving platform) needs its release that ships that vLLM. "
+            "Editing config.json to an older format only hides the mismatch.")
 
 
 def _fix_model_cause(finding, text, where):
@@ -415,6 +435,12 @@ def _fix_model_cause(finding, text, where):
                 "code instead, set trust_remote_code."
                 % (_first_group(match) or "(see the line)"))
     if finding.rule == "transformers_incompatible":
+        if "rope_scaling" in text:
+            return ("transformers' own config class refused the checkpoint's rope_scaling (a rope_type such as "
+                    "llama3 with its extra fields): the transformers in the service venv predates the model "
+                    "(transformers 4.43 added Llama 3.1's). Move vllm_install_version to a release whose pinned "
+                    "transformers knows the model (for Llama 3.1: vLLM 0.5.3.post1 or newer), not transformers "
+                    "alone: the vLLM of that venv must know the rope type too.")
         if "failed to be inspected" in text:
             return ("vLLM could not import its own implementation of the model%s (the registry's inspection "
                     "subprocess printed the real error above it). Most often the installed transformers does not "
@@ -1066,11 +1092,39 @@ tensor_parallel_config nixl_side_channel_host_wrong_node
     another node (VLLM_NIXL_SIDE_CHANNEL_HOST computed on the head and passed to every worker, or set
     once for all nodes). Set VLLM_NIXL_SIDE_CHANNEL_HOST (vllm_service_env) per node to that node's
     own address, or leave it unset so each worker takes its own.
-engine_core_generic kv_connector_lib_missing
+engine_core_generic kv_connector_v0_with_v1_engine
+    The KV connector named in kv_transfer_config is not one of this release's V1 engine
+    (PyNcclConnector and SimpleConnector belonged to the V0 engine, which later releases removed).
+    Name a V1 connector in vllm_service_options' kv_transfer_config (P2pNcclConnector, NixlConnector,
+    LMCacheConnectorV1, the ones the release's disaggregated-serving examples use), or pin
+    vllm_install_version to a release whose examples use the connector you named.
+engine_core_generic numa_syscalls_blocked_in_container
+    vLLM's CPU backend binds each rank's threads and memory to NUMA nodes, and the container it runs in
+    refuses those calls (numa_migrate_pages, set_mempolicy: EPERM without CAP_SYS_NICE, the default of
+    docker and podman). Give the container the capability (--cap-add SYS_NICE, or podman's
+    --security-opt seccomp=unconfined where seccomp blocks them), or leave binding off:
+    vllm_service_env {VLLM_CPU_OMP_THREADS_BIND: nobind} (slower on a multi-socket host).
+engine_core_generic cpu_autobind_numa_short
+    VLLM_CPU_OMP_THREADS_BIND=auto gives every CPU rank (tensor x pipeline parallel) a NUMA node of its
+    own, and this process may use fewer NUMA nodes than there are ranks. Set the binding yourself, one
+    core list per rank separated by "|" (vllm_service_env {VLLM_CPU_OMP_THREADS_BIND: "0-31|32-63"}), or
+    nobind, or run fewer ranks. On a multi-node CPU deployment, releases before vLLM PR #35815 counted
+    the ranks of every node against this node's NUMA nodes: move vllm_install_version past that fix.
     The KV connector set in kv_transfer_config (NIXL, LMCache, Mooncake) needs its library, which is
     not installed in the environment vLLM runs in. Install it into the service venv (the release the
     vLLM release's docs name; NIXL also needs UCX), use the image built with it, or drop
     kv_transfer_config from vllm_service_options to serve without disaggregated prefill.
+cuda_driver_mismatch v1_engine_unsupported_on_platform
+    This vLLM build's platform (the device type on the line: cpu, tpu, xpu) has no V1 engine yet, and
+    VLLM_USE_V1=1 is set (or is the default of the image). Set vllm_service_env {VLLM_USE_V1: "0"} to
+    run the V0 engine of that release, or move vllm_install_version to a release whose backend for
+    that platform runs the V1 engine (for the CPU backend, 0.10 or newer, which has no V0 left).
+cuda_driver_mismatch triton_launcher_compile_failed
+    Triton compiles a small C launcher for the GPU at the first kernel, with the host's C compiler and
+    this Python's headers, and that compile failed. Install the headers of the Python vLLM runs on
+    (python3.X-dev; a uv-managed Python, vllm_python_version, brings its own) and a working gcc, or set
+    CC to one. On native Windows (triton-windows), the bundled TinyCC cannot read the headers of every
+    Python: use the Python the build names (3.12), or run vLLM under WSL2 or Linux.
 cuda_driver_mismatch cpu_isa_missing
     A native library in vLLM's environment was built for CPU instructions (AVX and newer) this machine
     does not offer: a VM whose CPU model hides them (Proxmox/KVM's default kvm64 or qemu64), or an old
@@ -1269,12 +1323,6 @@ wsl_specific native_windows_unsupported
     such as resource or fcntl missing). Run vLLM inside WSL2 (a Linux distro; this project's
     vllm_wsl_* settings size it) or on a Linux host or container, with the venv created there, not in a
     Windows Python or conda environment.
-model_files vllm_too_old_for_model
-    The model (its config.json or its checkpoint's tensors) is newer than the installed vLLM: this
-    release does not know a field the model uses (a rope_scaling type, a quantization scheme's scale
-    tensors). Move vllm_install_version to a release that lists the model (and its quantization) as
-    supported; a wrapper that bundles its own vLLM (a trainer, a serving platform) needs its release
-    that ships that vLLM. Editing config.json to an older format only hides the mismatch.
 model_files qwen2_sliding_window_layers_unsupported
     The model's config.json turns sliding-window attention on for only some layers (use_sliding_window
     with max_window_layers), which this vLLM release refuses. Set use_sliding_window to false in the
@@ -1399,6 +1447,11 @@ engine_core_generic ray_not_installed
     ray (or a multi-node setup), or a plugin or wrapper that imports it. On one host use
     distributed_executor_backend: mp in vllm_service_options; otherwise install Ray into the service
     venv (the release vLLM's requirements name).
+engine_core_generic wrapper_cli_subcommand_missing
+    The tool that was to start vLLM (its own command line, named before ": error:", not vLLM's) has no
+    such subcommand: the installed release of that tool is older, or newer, than the instructions
+    followed. Install the release of the tool its instructions name, or start the server with vLLM's
+    own command (vllm serve), as this project's service does.
 engine_core_generic numpy_abi_mismatch
     A compiled extension was built against NumPy 1.x but NumPy 2 is installed (or the reverse): a
     package installed on top of vLLM's requirements moved numpy. Reinstall the numpy release vLLM's
@@ -1596,8 +1649,10 @@ model_files lora_adapter_mismatch
     supported target modules.
 cuda_driver_mismatch kv_cache_dtype_unsupported
     The KV cache dtype asked for (kv_cache_dtype in vllm_service_options) is not supported by the
-    attention backend this model uses on this platform (nvfp4 with MLA models such as DeepSeek). Set
-    kv_cache_dtype to auto or fp8 (or the dtype the line suggests), or remove it.
+    attention backend this model uses on this platform (nvfp4 with MLA models such as DeepSeek), or is an
+    FP8 type the GPU has no kernels for (fp8, e4m3, below compute capability 8.9, where Triton lists
+    only fp8e4b15 and fp8e5). Set kv_cache_dtype to auto, to fp8_e5m2 where only e4m3 is missing, or to
+    the dtype the line suggests, or remove it.
 """
 
 

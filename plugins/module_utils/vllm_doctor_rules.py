@@ -124,12 +124,16 @@ neg_kv gpu_oom SPECIFIC
 profiling_changed gpu_oom SPECIFIC
     Error in memory profiling
     other processes sharing the same container release GPU memory
-    reserved for KV Cache is -\d
+# the V0 worker's memory profile (worker.py determine_num_available_blocks): weights, activations and
+# non-torch memory took more than gpu_memory_utilization allows, so no block is left for the KV cache and
+# the engine raises "No available memory for the cache blocks" next (a log cut before that line)
+no_cache_blocks gpu_oom SPECIFIC
+    the rest of the memory reserved for KV Cache is -\d
 cuda_oom_generic gpu_oom SPECIFIC-5
     (?:cuda|gpu|nccl|cublas|cudnn|device|npu|xpu|hpu|mps)\b[^\n]{0,80}\bout of memory
     \bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b
 zero_blocks gpu_oom LIKELY
-    # GPU blocks: 0\b
+    # (?:GPU|cuda) blocks: 0\b
     GPU KV cache size: 0 tokens
 cuda_oom gpu_oom SPECIFIC+5
     CUDA out of memory
@@ -319,6 +323,9 @@ attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
     (?:assert) is_fa_version_supported\(
     FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)
     Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)
+# vllm/attention/selector.py (0.5.x): a model with logits soft capping (Gemma 2) needs FlashInfer, which
+# this platform or install does not have (ROCm, a GPU below sm75, flashinfer not installed)
+    Please use Flashinfer backend for models with ?logits_soft_cap
 # flash_attn's own check, vLLM's FlashInfer backend (sm75 and newer), and XFormers asked for a model that
 # needs logits soft capping (Gemma 2) on a GPU too old for the backends that have it
     FlashAttention only supports Ampere GPUs or newer
@@ -535,7 +542,9 @@ architecture_unsupported model_files LIKELY
 vllm_too_old_for_model model_files SPECIFIC
     (?:assert) ["']factor["'] in rope_scaling
     Unknown RoPE scaling type ['"]?(\w+)
-# transformers' own check before rope_type existed (Llama 3.1's llama3 rope on an older stack)
+# transformers' own check before rope_type existed (configuration_llama.py _rope_scaling_validation,
+# before 4.43): Llama 3.1's llama3 rope on a transformers older than the checkpoint
+transformers_incompatible model_files SPECIFIC
     `?rope_scaling`? must be a dictionary with (?:two|with two) fields
 # vllm/model_executor/models/qwen2.py (older releases): sliding window on some layers only
 # (use_sliding_window with max_window_layers set) was refused
@@ -768,6 +777,12 @@ tp_generic tensor_parallel_config LIKELY
 # tensor/pipeline-parallel size over the GPUs each rank can see, two servers pinned to one GPU)
 duplicate_gpu tensor_parallel_config SPECIFIC
     Duplicate GPU detected\s*:\s*rank (\d+) and rank (\d+) both on CUDA device (\w+)
+# the same refusal as NCCL reports it without NCCL_DEBUG (pynccl_wrapper's NCCL_CHECK): ncclInvalidUsage
+# at communicator init is, in vLLM's groups, two ranks on one GPU (on several nodes: nodes that gave the
+# same VLLM_HOST_IP, so vLLM took their ranks for one node's and gave them the same local devices)
+duplicate_gpu tensor_parallel_config LIKELY
+    NCCL error: invalid usage
+    \bncclInvalidUsage\b
 invalid_ordinal tensor_parallel_config LIKELY
     invalid device ordinal
     CUDA_VISIBLE_DEVICES.*(?:fewer|less) than
@@ -861,6 +876,10 @@ torchcodec multimodal_processor LIKELY
     torchcodec\S*.{0,60}(?:Error|failed|not found|cannot open)
     FFmpeg (?:is )?not (?:found|installed)
     lib(?:avutil|avcodec|avformat)\S*: cannot open
+# a traceback cut inside torch.compile (Inductor's compile_fx under vLLM's piecewise backend) with no
+# exception line left: the start died compiling the model graph
+torch_compile_graph_error engine_core_generic CONTEXT frame
+    torch/_inductor/compile_fx\.py", line \d+, in _compile_fx_main
 mm_frame multimodal_processor CONTEXT frame
     vllm/multimodal/(?:profiling|processing)(?:\.py|/)
     _warmup_mm_processor
@@ -1064,6 +1083,12 @@ vllm_release_bug engine_core_generic LIKELY
 nixl_ucx_backend_mismatch engine_core_generic LIKELY
     \bNIXL_ERR_BACKEND\b
     Failed to create (?:the )?UCX backend
+# vllm/distributed/kv_transfer/kv_connector/factory.py: the connector named in kv_transfer_config is
+# not one this release's V1 engine has (PyNcclConnector and SimpleConnector were V0's; later releases
+# dropped them from the registry)
+kv_connector_v0_with_v1_engine engine_core_generic SPECIFIC
+    assert issubclass\(connector_cls, KVConnectorBase_V1\)
+    Unsupported connector type: (\w*Connector\w*)
 kv_connector_lib_missing engine_core_generic SPECIFIC
     NIXL is not available
     (?:LMCache|Mooncake|nixl|lmcache|mooncake)\w* is not (?:available|installed)
@@ -1110,6 +1135,12 @@ dependency_version_mismatch engine_core_generic SPECIFIC
 # vLLM 0.3-0.6 imported; another package upgraded it, or a source build left it unpinned)
     No module named '((?:outlines|outlines_core|xgrammar|lmformatenforcer|llguidance|mistral_common|compressed_tensors|gguf|partial_json_parser|depyf)\.[\w.]+)'
     can(?:not|n?'t) import name '(\w+)' from '((?:outlines|outlines_core|xgrammar|lmformatenforcer|llguidance|mistral_common|compressed_tensors|gguf|partial_json_parser|depyf)(?:\.[\w.]+)?)'
+# the KV-transfer libraries behind vLLM's connectors (LMCache, Mooncake, NIXL): the connector code of this
+# vLLM imports a submodule the installed release of the library has renamed or not yet added
+# (lmcache.experimental became lmcache.v1); weaker than a traceback whose importer is a wrapper's
+# (vllm_doctor_adjust: wrapper_dependency_version_mismatch)
+dependency_version_mismatch engine_core_generic 60
+    No module named '((?:lmcache|mooncake|nixl)\.[\w.]+)'
 # flashinfer/__init__.py: FlashInfer's packages (flashinfer-python, flashinfer-cubin, flashinfer-jit-cache)
 # must be one release; a pip install that upgraded one of them alone stops the import
     (flashinfer[\w-]*) version \(([^)]+)\) does not match (flashinfer[\w-]*) version \(([^)]+)\)
@@ -1120,6 +1151,28 @@ dependency_version_mismatch engine_core_generic SPECIFIC
 # the V1 engine did not support yet is an error instead of a fallback to V0
 v1_engine_unsupported engine_core_generic SPECIFIC
     VLLM_USE_V1=1 is not supported with (.+?)\.?$
+# the same refusal for a whole platform (device type cpu, tpu, xpu): the installed build's platform had
+# no V1 engine yet, whatever the model and options
+v1_engine_unsupported_on_platform cuda_driver_mismatch SPECIFIC+5
+    VLLM_USE_V1=1 is not supported with device type=(\w+)
+# the CPU backend binds each rank's OpenMP threads and memory to NUMA nodes (csrc/cpu/utils.cpp
+# init_cpu_threads_env: numa_migrate_pages, set_mempolicy); a container without CAP_SYS_NICE (docker's
+# and podman's default seccomp/capabilities) refuses those calls with EPERM (errno 1)
+numa_syscalls_blocked_in_container engine_core_generic SPECIFIC
+    numa_migrate_pages failed\. errno: 1\b
+    \b(?:set_mempolicy|mbind|migrate_pages|move_pages|numa_set_membind)(?:\(\))?: Operation not permitted
+# vllm/v1/worker/cpu_worker.py (VLLM_CPU_OMP_THREADS_BIND=auto): each CPU rank gets a NUMA node of its
+# own, so more ranks than the NUMA nodes the process may use fail (releases before PR #35815 also counted
+# the ranks of other nodes in a multi-node deployment)
+cpu_autobind_numa_short engine_core_generic SPECIFIC
+    Not enough allowed NUMA nodes to bind threads of (\d+) CPUWorkers
+# triton/runtime/build.py: Triton compiles a small C launcher (cuda_utils.c, __triton_launcher.c) with the
+# host's C compiler and this Python's headers at the first kernel; that compile failed (Python.h missing:
+# no python3-dev; on native Windows, triton-windows' bundled TinyCC and a Python whose headers it cannot
+# read)
+triton_launcher_compile_failed cuda_driver_mismatch SPECIFIC
+    Failed to compile\. cc_cmd:
+    fatal error: Python\.h: No such file or directory
 # Ray is imported (distributed_executor_backend ray, a multi-node setup, a plugin or wrapper that
 # imports it) but is not installed in the environment vLLM runs in
 ray_not_installed engine_core_generic SPECIFIC
@@ -1661,7 +1714,7 @@ class Finding(object):
 
 
 # INFO/DEBUG lines are most of a long log; only these words make one worth matching.
-_INFO_WORTH_RE = re.compile(r"kv cache memory: -|gpu blocks: 0|kv cache size: 0|/mnt/[a-z]/|wsl|multi-?modal|"
+_INFO_WORTH_RE = re.compile(r"kv cache memory: -|gpu blocks: 0|cuda blocks: 0\b|reserved for kv cache is -|kv cache size: 0|/mnt/[a-z]/|wsl|multi-?modal|"
                             r"unspecifiedplatform|"
                             r"error|fail|kill|oom|timed out|exceed|\bin (?:launch_core|wait_for|make_async|build_async|"
                             r"run_engine|from_vllm|_init_engine|from_engine)", re.I)

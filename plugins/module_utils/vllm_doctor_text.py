@@ -195,6 +195,11 @@ _LOG_LINE_RES = [
     re.compile(r"^usage: [\w.-]+ \[|^[\w.-]+: error: "),                             # argparse
     re.compile(r"^[\w.-]+: (?:[a-z]+ )?(?:error|warning|fatal)\b", re.I),               # "nvidia-container-cli: ..."
     re.compile(r"^(?:[a-z_]\w*\.)*[a-z]\w*(?:error|exception):\s", re.I),              # exceptions retyped
+    # NumPy's ABI banner (numpy/core/_multiarray_umath), printed without a prefix and addressed to the reader
+    re.compile(r"^A module that was compiled using NumPy 1\.x|^NumPy 2\.\S* as it may crash|"
+               r"^versions of NumPy, modules must be compiled with NumPy 2|^Some module may need to rebuild instead|"
+               r"^If you are a user of the module, the easiest solution will be to|^downgrade to 'numpy<2' or try|"
+               r"^We expect that some modules will need time to support NumPy 2"),
 ]
 _CJK_RE = re.compile(u"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e\u3001-\u3011]")
 # shell prompts: "user@host:~$ cmd", "(venv) PS C:\x> cmd", "C:\x>cmd"

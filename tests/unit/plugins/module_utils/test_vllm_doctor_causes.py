@@ -39,7 +39,7 @@ CASES = [
      "engine_core_generic", "unrecognized_argument", ["/root/models/Qwen3-8B"]),
     # other wordings of the causes the rules of e21efda missed in sets L-V (not the corpus lines)
     ("model_version_check", "ValueError: Currently, MiniCPMO only supports versions 2.6. Got version: (4, 0)\n"
-     + WRAPPER, "model_files", "architecture_unsupported", ["MiniCPMO", "vllm_install_version"]),
+     + WRAPPER, "model_files", "vllm_too_old_for_model", ["MiniCPMO", "vllm_install_version"]),
     ("remote_config_pickle", "_pickle.PicklingError: Can't pickle <class 'transformers_modules.acme.Foo-7B."
      "0123abcd.configuration_foo.FooConfig'>: it's not the same object as transformers_modules.acme\n",
      "trust_remote_code", "remote_code_config_not_picklable", ["vllm_install_version"]),
@@ -96,7 +96,68 @@ CASES = [
     # vllm-project/vllm#22231
     ("arch_qwen3", "ValueError: Model architectures ['Qwen3ForCausalLM'] are not supported for now. Supported "
      "architectures: ['AquilaModel', 'AquilaForCausalLM', 'ArcticForCausalLM', 'BaiChuanForCausalLM']\n",
-     "model_files", "architecture_unsupported", ["Qwen3ForCausalLM", "vllm_install_version"]),
+     "model_files", "vllm_too_old_for_model", ["Qwen3ForCausalLM", "0.33.0", "vllm_install_version"]),
+    # an architecture no vLLM release this project knows has (vllm_doctor_archs), and one refused for a platform
+    ("arch_unknown_anywhere", "ValueError: Model architectures ['AcmeTinyForCausalLM'] are not supported for now. "
+     "Supported architectures: ['LlamaForCausalLM', 'Qwen3ForCausalLM']\n", "model_files", "architecture_unsupported",
+     ["AcmeTinyForCausalLM"]),
+    ("arch_on_platform", "ValueError: Model architectures ['LlamaForCausalLM'] are not supported on TPU for now.\n",
+     "model_files", "architecture_unsupported", []),
+    ("arch_newer_log_release", "INFO 01-02 03:04:05 [__init__.py:1] vLLM API server version 0.34.1\nValueError: Model "
+     "architectures ['LlamaForCausalLM'] are not supported for now.\n", "model_files", "architecture_unsupported", []),
+    # other wordings of the causes the rules of 301c94e missed in set AN (not the corpus lines)
+    ("numa_mempolicy_eperm", "ERROR 03-02 10:00:01 [core.py:700] RuntimeError: set_mempolicy: Operation not permitted\n"
+     + WRAPPER, "engine_core_generic", "numa_syscalls_blocked_in_container", ["SYS_NICE", "nobind"]),
+    ("cpu_autobind_two_ranks", "AssertionError: Not enough allowed NUMA nodes to bind threads of 2 CPUWorkers. "
+     "Allowed NUMA nodes are [0].\n", "engine_core_generic", "cpu_autobind_numa_short",
+     ["VLLM_CPU_OMP_THREADS_BIND", "nobind"]),
+    ("nccl_invalid_usage_c10d", "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+     "NCCLUtils.hpp:317, invalid usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.21.5\n"
+     "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n", "tensor_parallel_config",
+     "duplicate_gpu", ["CUDA_VISIBLE_DEVICES"]),
+    ("triton_python_h", "/tmp/tmpq1w2e3/main.c:5:10: fatal error: Python.h: No such file or directory\n"
+     "    5 | #include <Python.h>\ncompilation terminated.\n", "cuda_driver_mismatch",
+     "triton_launcher_compile_failed", ["python3.X-dev", "CC"]),
+    ("kv_connector_removed_v0", "ValueError: Unsupported connector type: SimpleConnector\n" + WRAPPER,
+     "engine_core_generic", "kv_connector_v0_with_v1_engine", ["kv_transfer_config", "V1 connector"]),
+    ("v1_on_tpu", "NotImplementedError: VLLM_USE_V1=1 is not supported with device type=tpu.\n",
+     "cuda_driver_mismatch", "v1_engine_unsupported_on_platform", ["VLLM_USE_V1", "vllm_install_version"]),
+    ("gemma2_softcap_flashinfer", "ValueError: Please use Flashinfer backend for models with logits_soft_cap (i.e., "
+     "Gemma-2). Otherwise, the output might be wrong. Set Flashinfer backend by export "
+     "VLLM_ATTENTION_BACKEND=FLASHINFER.\n", "cuda_driver_mismatch", "attention_backend_unsupported",
+     ["VLLM_ATTENTION_BACKEND"]),
+    ("v0_negative_kv_reserve", "INFO 05-01 10:00:00 worker.py:240] model weights take 14.99GiB; non_torch_memory takes "
+     "0.12GiB; PyTorch activation peak memory takes 2.10GiB; the rest of the memory reserved for KV Cache is "
+     "-3.40GiB.\n", "gpu_oom", "no_cache_blocks", ["gpu_memory_utilization"]),
+    ("v0_cuda_blocks_zero", "INFO 03-03 12:00:00 executor_base.py:110] # cuda blocks: 0, # CPU blocks: 2048\n",
+     "gpu_oom", "zero_blocks", []),
+    ("kv_fp8_on_turing", "vllm serve Qwen/Qwen3-8B --kv-cache-dtype fp8\n(EngineCore_DP0 pid=9) ERROR 02-02 02:02:02 "
+     "[core.py:700] ValueError: type fp8e4nv not supported in this architecture. The supported fp8 dtypes are "
+     "('fp8e4b15', 'fp8e5')\n", "cuda_driver_mismatch", "kv_cache_dtype_unsupported", ["fp8_e5m2"]),
+    ("fp8_checkpoint_on_turing", "vllm serve Qwen/Qwen3-8B-FP8 --kv-cache-dtype fp8\nValueError: type fp8e4nv not "
+     "supported in this architecture. The supported fp8 dtypes are ('fp8e4b15', 'fp8e5')\n", "cuda_driver_mismatch",
+     "quantization_unsupported", []),
+    ("wrapper_cli_swift", "usage: swift [-h]\nswift: error: argument command: invalid choice: 'deploy-vllm' (choose "
+     "from 'sft', 'infer', 'export')\n", "engine_core_generic", "wrapper_cli_subcommand_missing", ["vllm serve"]),
+    ("vllm_cli_subcommand", "usage: vllm [-h] [-v] {chat,complete,serve} ...\nvllm: error: argument subparser: "
+     "invalid choice: 'server' (choose from 'chat', 'complete', 'serve')\n", "engine_core_generic",
+     "unrecognized_argument", []),
+    ("vllm_imports_lib_submodule", "Traceback (most recent call last):\n  File \"/opt/venv/lib/python3.12/site-packages/"
+     "vllm/distributed/kv_transfer/kv_connector/v1/lmcache_connector.py\", line 7, in <module>\n    from "
+     "lmcache.integration.vllm.vllm_v1_adapter import LMCacheConnectorV1Impl\nModuleNotFoundError: No module named "
+     "'lmcache.integration'\n", "engine_core_generic", "dependency_version_mismatch", ["lock file"]),
+    ("numpy_banner_in_a_post", "I get this when starting the server, any idea what I should do?\nI tried reinstalling "
+     "torch but it did not help, please help.\n\nA module that was compiled using NumPy 1.x cannot be run in\n"
+     "NumPy 2.1.3 as it may crash. To support both 1.x and 2.x\nversions of NumPy, modules must be compiled with NumPy "
+     "2.0.\nSome module may need to rebuild instead e.g. with 'pybind11>=2.12'.\n\nIf you are a user of the module, "
+     "the easiest solution will be to\ndowngrade to 'numpy<2' or try to upgrade the affected module.\nWe expect that "
+     "some modules will need time to support NumPy 2.\n\nTraceback (most recent call last):\n  File \"/opt/venv/"
+     "lib/python3.11/site-packages/vllm/__init__.py\", line 6, in <module>\n    import torch\n", "engine_core_generic",
+     "numpy_abi_mismatch", []),
+    ("inductor_cut_traceback", "(Worker_TP0 pid=88) ERROR 04-04 04:04:04 [multiproc_executor.py:700]   File \"/opt/"
+     "venv/lib/python3.12/site-packages/torch/_inductor/compile_fx.py\", line 2210, in _compile_fx_main\n(Worker_TP0 "
+     "pid=88) ERROR 04-04 04:04:04 [multiproc_executor.py:700]     raise e.remove_dynamo_frames() from None\n",
+     "engine_core_generic", "torch_compile_graph_error", ["enforce_eager"]),
     # LinkSoul-AI/LLaSM#12 (transformers' AutoConfig)
     ("arch_model_type", "The checkpoint you are trying to load has model type `llaaa` but Transformers does not "
      "recognize this architecture. This could be because of an issue with the checkpoint, or because your version "
@@ -191,7 +252,7 @@ CASES = [
      "tokenizer class to instantiate and convert.\n", "model_files", "tokenizer_backend_missing", ["sentencepiece"]),
     ("rope_dict_old_stack", "ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, "
      "got {'factor': 8.0, 'low_freq_factor': 1.0, 'rope_type': 'llama3'}\n", "model_files",
-     "vllm_too_old_for_model", ["vllm_install_version"]),
+     "transformers_incompatible", ["vllm_install_version", "4.43"]),
     ("npu_oom", "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)\n",
      "gpu_oom", "cuda_oom_generic", []),
     ("ptxas_new_arch", "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n" + WRAPPER,
