@@ -82,6 +82,11 @@ def _adjust(findings, lines, facts, live):
             finding = Finding("engine_core_generic", SPECIFIC, finding.line,
                               "vllm_release_bug" if source_tree else "transformers_import_broken",
                               finding.match, finding.kind)
+        elif rule == "wrapper_config_key_invalid" and _VLLM_CONFIG_CLASS_RE.match(
+                _pydantic_model(lines, finding.line) or ""):
+            # one of vLLM's own config classes: a key a JSON option gives that this release does not have
+            finding = Finding(finding.category, SPECIFIC, finding.line, "config_key_unknown", finding.match,
+                              finding.kind)
         elif rule == "architecture_unsupported" and known_architectures(finding.line.text, facts.get("vllm_version")):
             # an architecture a later vLLM has (vllm_doctor_archs): the installed release predates the model
             finding = Finding(finding.category, finding.strength, finding.line, "vllm_too_old_for_model",
@@ -272,6 +277,23 @@ _VLLM_IMPORT_MARK_RE = re.compile(r"Automatically detected platform \w+|No platf
 _LOADING_RE = re.compile(r"Starting to load model|Loading (?:safetensors|pt) checkpoint|Loading weights|"
                          r"Initializing a V\d LLM engine|Initializing an LLM engine|non-default args|"
                          r"Resolved architecture|Using max model len|vLLM API server version", re.I)
+
+
+# vLLM's pydantic config classes (vllm/config/*.py) and its engine arguments
+_VLLM_CONFIG_CLASS_RE = re.compile(r"^(?:Vllm|Model|Cache|Parallel|Scheduler|Device|Load|LoRA|Lora|Speculative|"
+                                   r"StructuredOutputs|Decoding|Observability|KVTransfer|KVEvents|ECTransfer|"
+                                   r"Compilation|CUDAGraph|Pass|Pooler|MultiModal|Attention|Kernel|EPLB|Profiler|"
+                                   r"Speech\w*|Token\w*)Config$|^(?:Async)?EngineArgs$")
+
+
+def _pydantic_model(lines, line):
+    """The model a pydantic error line belongs to ("1 validation error for X" at most four lines above)."""
+    at = _position(lines, line)
+    for before in reversed(lines[max(0, at - 4):at]):
+        match = re.search(r"validation errors? for (\w+)", before.text)
+        if match:
+            return match.group(1)
+    return None
 
 
 def _wrapper_subcommand(text):

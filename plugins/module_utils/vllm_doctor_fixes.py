@@ -1447,6 +1447,22 @@ engine_core_generic ray_not_installed
     ray (or a multi-node setup), or a plugin or wrapper that imports it. On one host use
     distributed_executor_backend: mp in vllm_service_options; otherwise install Ray into the service
     venv (the release vLLM's requirements name).
+engine_core_generic wrapper_config_key_invalid
+    The settings of the program that starts vLLM (its own config class, named above the line, not
+    vLLM's) have no key of the name given: misspelt (a hyphen for an underscore) or of another release
+    of that program. Use the key its documentation for the installed release names.
+engine_core_generic config_key_unknown
+    One of vLLM's JSON options (the config class above the line: compilation_config,
+    speculative_config, kv_transfer_config and the like) has a key the installed release does not
+    define: misspelt, or written for another release. Fix or drop the key in vllm_service_options
+    (`vllm serve --help=all` of vllm_install_version lists each config's fields), or move
+    vllm_install_version to the release the key was written for.
+engine_core_generic moe_backend_unsupported
+    The MoE kernel backend vLLM picked (or was told to use) cannot run this model's configuration: the
+    line names what it lacks (an activation, a quantization, the GPU). Choose another MoE backend in
+    vllm_service_options (moe_backend, where the release has it) or vllm_service_env (the
+    VLLM_USE_FLASHINFER_MOE_* and VLLM_FLASHINFER_MOE_BACKEND switches), or move vllm_install_version to
+    a release whose backend supports it.
 engine_core_generic wrapper_cli_subcommand_missing
     The tool that was to start vLLM (its own command line, named before ": error:", not vLLM's) has no
     such subcommand: the installed release of that tool is older, or newer, than the instructions

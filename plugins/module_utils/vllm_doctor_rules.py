@@ -639,6 +639,9 @@ bnb_architecture_unsupported model_files CERTAIN
 # format (or a GGUF copy) has none, so the mistral format flags do not fit it
 mistral_format_flags_on_hf_repo model_files CERTAIN
     Make sure that a Mistral tokenizer is present in
+# vllm/transformers_utils/config.py load_params_config (config_format mistral): no params.json, so the
+# repository is in Hugging Face's format and the Mistral-format flags do not fit it
+    Failed to load mistral 'params\.json' config for model (\S+)
     Found 0 files matching the pattern:?[^\n]*tekken
 # Python's import system: the package was found only as a namespace (a folder of that name on sys.path
 # without the module, "unknown location"), so the module a launcher or the model's own code imports
@@ -880,6 +883,10 @@ torchcodec multimodal_processor LIKELY
 # exception line left: the start died compiling the model graph
 torch_compile_graph_error engine_core_generic CONTEXT frame
     torch/_inductor/compile_fx\.py", line \d+, in _compile_fx_main
+# vllm/entrypoints (validate_parsed_serve_args -> validate_chat_template): a traceback cut at the chat
+# template's check, before its message (a path given that does not exist)
+chat_template_path_not_found engine_core_generic CONTEXT frame
+    validate_chat_template\(args\.chat_template\)
 mm_frame multimodal_processor CONTEXT frame
     vllm/multimodal/(?:profiling|processing)(?:\.py|/)
     _warmup_mm_processor
@@ -1086,6 +1093,18 @@ nixl_ucx_backend_mismatch engine_core_generic LIKELY
 # vllm/distributed/kv_transfer/kv_connector/factory.py: the connector named in kv_transfer_config is
 # not one this release's V1 engine has (PyNcclConnector and SimpleConnector were V0's; later releases
 # dropped them from the registry)
+# pydantic (extra="forbid"): a key its model does not define; vllm_doctor_adjust says whose model it is
+# (one of vLLM's configs: config_key_unknown; else the settings of the program that starts vLLM)
+wrapper_config_key_invalid engine_core_generic LIKELY
+    Extra inputs are not permitted(?: \[type=extra_forbidden)?
+# vllm/model_executor/layers/fused_moe (the MoE kernel selection, oracle): the MoE backend asked for or
+# picked cannot run this model's configuration (its activation, quantization or GPU)
+moe_backend_unsupported engine_core_generic SPECIFIC
+    MoE backend '?(\w+)'? does not support the deployment configuration(?: since (.+?))?\.?$
+# DeepGEMM's JIT kernels (csrc/jit_kernels/...) asserting on the layout vLLM passes: the installed
+# DeepGEMM is not the release this vLLM calls (its API changed between them)
+dependency_version_mismatch engine_core_generic LIKELY
+    Assertion error csrc/jit_kernels/[\w/]+\.hpp:\d+
 kv_connector_v0_with_v1_engine engine_core_generic SPECIFIC
     assert issubclass\(connector_cls, KVConnectorBase_V1\)
     Unsupported connector type: (\w*Connector\w*)
@@ -1151,6 +1170,10 @@ dependency_version_mismatch engine_core_generic 60
 # the V1 engine did not support yet is an error instead of a fallback to V0
 v1_engine_unsupported engine_core_generic SPECIFIC
     VLLM_USE_V1=1 is not supported with (.+?)\.?$
+# a KV cache format (TurboQuant, fp8 variants) this model's layers cannot use (hybrid attention + Mamba
+# models, MLA): vLLM refuses it when it builds the cache
+kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
+    (\w+) KV cache is not supported for ([\w -]+?)(?: \([^)]*\))? models
 # the same refusal for a whole platform (device type cpu, tpu, xpu): the installed build's platform had
 # no V1 engine yet, whatever the model and options
 v1_engine_unsupported_on_platform cuda_driver_mismatch SPECIFIC+5

@@ -216,6 +216,8 @@ _PROSE_WORD_RE = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|we|our|us|you|your|pleas
                             r"anyone|tried|trying|should|seems?|here is|here's|following|when I|what|why|how|"
                             r"does anyone|any idea|help)\b", re.I)
 _FENCE_RE = re.compile(r"^(?:```|~~~)")
+# bash/sh `set -x`: each command traced as "+ cmd" ("++ cmd" in a subshell)
+_XTRACE_RE = re.compile(r"^\+{1,3} (?:\[\[|\w+=|[\w./-]+(?:\s|$))")
 
 
 def _normalise_quotes(text):
@@ -252,6 +254,8 @@ def classify_line(raw):
         return PROSE
     if line[:1] in (" ", "\t") or body[:1] in (" ", "\t"):
         return NEUTRAL  # indented: a code line, a wrapped message or a markdown code block
+    if _XTRACE_RE.match(unquoted) and not _PROSE_WORD_RE.search(unquoted):
+        return COMMAND  # a shell's `set -x` trace of the command it runs, not a markdown list
     if _MARKDOWN_RE.match(unquoted):
         return PROSE
     words = re.findall(r"[A-Za-z][A-Za-z']*", unquoted)

@@ -154,6 +154,27 @@ CASES = [
      "some modules will need time to support NumPy 2.\n\nTraceback (most recent call last):\n  File \"/opt/venv/"
      "lib/python3.11/site-packages/vllm/__init__.py\", line 6, in <module>\n    import torch\n", "engine_core_generic",
      "numpy_abi_mismatch", []),
+    # other wordings of the causes the rules of d9fc39b missed in set AO (not the corpus lines)
+    ("kv_format_encoder_decoder", "(EngineCore_DP0 pid=7) NotImplementedError: TurboQuant KV cache is not supported "
+     "for encoder-decoder models.\n" + WRAPPER, "cuda_driver_mismatch", "kv_cache_dtype_unsupported",
+     ["kv_cache_dtype"]),
+    ("mistral_params_missing", "ValueError: Failed to load mistral 'params.json' config for model "
+     "mistralai/Mistral-7B-Instruct-v0.3. Please check if the model is a mistral-format model and if the config "
+     "file exists.\n", "model_files", "mistral_format_flags_on_hf_repo", []),
+    ("wrapper_settings_extra_key", "pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings\n"
+     "model-dir\n  Extra inputs are not permitted [type=extra_forbidden, input_value='/models', input_type=str]\n",
+     "engine_core_generic", "wrapper_config_key_invalid", ["hyphen"]),
+    ("vllm_config_extra_key", "pydantic_core._pydantic_core.ValidationError: 1 validation error for "
+     "CompilationConfig\nuse_cudagraphs\n  Extra inputs are not permitted [type=extra_forbidden, input_value=True, "
+     "input_type=bool]\n", "engine_core_generic", "config_key_unknown", ["vllm_service_options", "--help=all"]),
+    ("moe_backend_gpu", "ValueError: FP8 MoE backend 'TRITON' does not support the deployment configuration since "
+     "kernel does not support the current device.\n", "engine_core_generic", "moe_backend_unsupported",
+     ["moe_backend"]),
+    ("deepgemm_jit_assert", "RuntimeError: Failed: Assertion error csrc/jit_kernels/impls/sm90_fp8_gemm_1d2d.hpp:52 "
+     "'n % 64 == 0'\n", "engine_core_generic", "dependency_version_mismatch", []),
+    ("chat_template_cut", "Traceback (most recent call last):\n  File \"/usr/local/lib/python3.12/dist-packages/vllm/"
+     "entrypoints/openai/cli_args.py\", line 301, in validate_parsed_serve_args\n    "
+     "validate_chat_template(args.chat_template)\n", "engine_core_generic", "chat_template_path_not_found", []),
     ("inductor_cut_traceback", "(Worker_TP0 pid=88) ERROR 04-04 04:04:04 [multiproc_executor.py:700]   File \"/opt/"
      "venv/lib/python3.12/site-packages/torch/_inductor/compile_fx.py\", line 2210, in _compile_fx_main\n(Worker_TP0 "
      "pid=88) ERROR 04-04 04:04:04 [multiproc_executor.py:700]     raise e.remove_dynamo_frames() from None\n",

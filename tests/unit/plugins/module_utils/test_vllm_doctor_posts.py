@@ -60,6 +60,11 @@ def _read(path):
     ("$ vllm serve Qwen/Qwen3-VL-8B-Instruct --max-model-len 8192", D.COMMAND),
     ("--tensor-parallel-size 1 \\", D.COMMAND),
     ("--log-level debug --enable-metrics", D.COMMAND),
+    # a shell's `set -x` trace, not a markdown list; a "+" list item that reads as prose stays prose
+    ("+ docker logs vllm-service", D.COMMAND),
+    ("+ [[ 0 -ge 200 ]]", D.COMMAND),
+    ("++ MODEL_DIR=/models/qwen", D.COMMAND),
+    ("+ I tried the fix from the docs but it did not help", D.PROSE),
     # no signal of its own
     ("    return self._loop.run_until_complete(task)", D.NEUTRAL),
     ("# GPU blocks: 0, # CPU blocks: 2048", D.NEUTRAL),  # vLLM 0.x without its header, not a heading
