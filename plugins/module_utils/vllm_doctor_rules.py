@@ -1106,7 +1106,7 @@ moe_backend_unsupported engine_core_generic SPECIFIC
 dependency_version_mismatch engine_core_generic LIKELY
     Assertion error csrc/jit_kernels/[\w/]+\.hpp:\d+
 kv_connector_v0_with_v1_engine engine_core_generic SPECIFIC
-    assert issubclass\(connector_cls, KVConnectorBase_V1\)
+    (?:assert) issubclass\(connector_cls, KVConnectorBase_V1\)
     Unsupported connector type: (\w*Connector\w*)
 kv_connector_lib_missing engine_core_generic SPECIFIC
     NIXL is not available
