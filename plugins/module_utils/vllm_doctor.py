@@ -8,10 +8,10 @@ through the ``live`` argument, gathered by ``vllm_doctor_live``.
 
 The parts (each imports only those above it; this file is the entry, ``diagnose``):
 
-- ``vllm_doctor_archs``: the architectures the newest vLLM this project knows serves (a table written
-  by scripts/doctor-archs), read by the fixes and the adjustments;
 - ``vllm_doctor_text``: line cleaning, log lines apart from prose, ``parse``, ``gather_facts`` and
   the traceback helpers;
+- ``vllm_doctor_archs``: the architectures the newest vLLM this project knows serves (a table written
+  by scripts/doctor-archs), read by the fixes and the adjustments;
 - ``vllm_doctor_rules``: the strength tiers, _RULE_TABLE and the other word tables as data, and
   ``_match_rules`` (lines -> findings);
 - ``vllm_doctor_fixes``: the fix texts (_FIXED_TABLE, _WORDED_FIXES, _WORD_FIXES, _PATH_FIXES), the

@@ -13,6 +13,11 @@ from __future__ import absolute_import, division, print_function
 
 import re
 
+try:  # in the collection: module_utils import each other relatively
+    from .vllm_doctor_text import _version_tuple
+except ImportError:  # copied beside the launcher, or scripts/doctor: the parts lie side by side
+    from vllm_doctor_text import _version_tuple
+
 __metaclass__ = type
 
 # --- written by scripts/doctor-archs; edit with it, not by hand ---
@@ -175,17 +180,13 @@ _REFUSAL_RE = re.compile(r"\b(?:are|is) not supported|has no vLLM implementation
                          r"is not compatible with vLLM", re.I)
 
 
-def _version(text):
-    return tuple(int(part) for part in re.findall(r"\d+", text or "")[:3])
-
-
 def known_architectures(text, vllm_version=None):
     """The architectures named on a refusal line that RELEASE has, when the log's vLLM is older than
     RELEASE (or not known); an empty list otherwise. A refusal for a platform ("not supported on
     Neuron") is the platform's, not the release's: none."""
     if re.search(r"not supported on (?!the current)", text, re.I):
         return []
-    if vllm_version and _version(vllm_version) >= _version(RELEASE):
+    if vllm_version and _version_tuple(vllm_version) >= _version_tuple(RELEASE):
         return []
     # the names before the refusal, not vLLM's list of supported ones printed after it
     refusal = _REFUSAL_RE.search(text)

@@ -1090,9 +1090,6 @@ vllm_release_bug engine_core_generic LIKELY
 nixl_ucx_backend_mismatch engine_core_generic LIKELY
     \bNIXL_ERR_BACKEND\b
     Failed to create (?:the )?UCX backend
-# vllm/distributed/kv_transfer/kv_connector/factory.py: the connector named in kv_transfer_config is
-# not one this release's V1 engine has (PyNcclConnector and SimpleConnector were V0's; later releases
-# dropped them from the registry)
 # pydantic (extra="forbid"): a key its model does not define; vllm_doctor_adjust says whose model it is
 # (one of vLLM's configs: config_key_unknown; else the settings of the program that starts vLLM)
 wrapper_config_key_invalid engine_core_generic LIKELY
@@ -1105,6 +1102,9 @@ moe_backend_unsupported engine_core_generic SPECIFIC
 # DeepGEMM is not the release this vLLM calls (its API changed between them)
 dependency_version_mismatch engine_core_generic LIKELY
     Assertion error csrc/jit_kernels/[\w/]+\.hpp:\d+
+# vllm/distributed/kv_transfer/kv_connector/factory.py: the connector named in kv_transfer_config is
+# not one this release's V1 engine has (PyNcclConnector and SimpleConnector were V0's; later releases
+# dropped them from the registry)
 kv_connector_v0_with_v1_engine engine_core_generic SPECIFIC
     (?:assert) issubclass\(connector_cls, KVConnectorBase_V1\)
     Unsupported connector type: (\w*Connector\w*)
@@ -1737,8 +1737,8 @@ class Finding(object):
 
 
 # INFO/DEBUG lines are most of a long log; only these words make one worth matching.
-_INFO_WORTH_RE = re.compile(r"kv cache memory: -|gpu blocks: 0|cuda blocks: 0\b|reserved for kv cache is -|kv cache size: 0|/mnt/[a-z]/|wsl|multi-?modal|"
-                            r"unspecifiedplatform|"
+_INFO_WORTH_RE = re.compile(r"kv cache memory: -|gpu blocks: 0|cuda blocks: 0\b|reserved for kv cache is -|"
+                            r"kv cache size: 0|/mnt/[a-z]/|wsl|multi-?modal|unspecifiedplatform|"
                             r"error|fail|kill|oom|timed out|exceed|\bin (?:launch_core|wait_for|make_async|build_async|"
                             r"run_engine|from_vllm|_init_engine|from_engine)", re.I)
 

@@ -1,10 +1,5 @@
 """vllm_doctor_archs: the architectures a later vLLM serves, read from a release's registry.py."""
-import os
-import sys
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", "plugins", "module_utils"))
-
-import vllm_doctor_archs as A  # noqa: E402
+import vllm_doctor_archs as A
 
 REGISTRY = '''
 _TEXT_GENERATION_MODELS = {
