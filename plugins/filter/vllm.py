@@ -4,6 +4,7 @@
 """Filters that expose the provisioner's decisions to tasks (the logic lives in module_utils)."""
 from __future__ import absolute_import, division, print_function
 
+import hashlib
 import os
 import sys
 
@@ -240,6 +241,33 @@ def vllm_existing_files(files_before):
     return sorted(p for p, st in _stats_by_path(files_before).items() if st.get("exists"))
 
 
+def vllm_stale_copies(found, src_dir, names, owner="root", group="root", mode="0644"):
+    """Which of ``names`` (files in ``src_dir`` on the controller) a copy must (re)write on the host.
+
+    ``found``: a registered ``find`` of the host's directory with ``get_checksum: true``. A name
+    is stale when the host has no regular file of that name there, or one whose SHA-1, owner,
+    group or mode differ from what the copy would leave: one ``find`` for the lot instead of a
+    copy's stat (and, unchanged, its ``file`` call) per file. Order of ``names`` kept.
+    """
+    on_host = {}
+    for entry in (found or {}).get("files", []) if isinstance(found, dict) else found or []:
+        if isinstance(entry, dict) and entry.get("path") and entry.get("isreg", True):
+            on_host[os.path.basename(str(entry["path"]))] = entry
+    stale = []
+    for name in names or []:
+        path = os.path.join(str(src_dir), str(name))
+        try:
+            with open(path, "rb") as handle:
+                want = hashlib.sha1(handle.read()).hexdigest()
+        except (IOError, OSError) as err:
+            raise AnsibleFilterError("vllm_stale_copies: cannot read %s: %s" % (path, err))
+        have = on_host.get(str(name))
+        if (not have or have.get("checksum") != want or have.get("pw_name") != owner
+                or have.get("gr_name") != group or str(have.get("mode", "")).lstrip("0") != mode.lstrip("0")):
+            stale.append(name)
+    return stale
+
+
 def vllm_rollback_plan(files_before, changes, previous_release="", switched=False):
     """What a rollback does to put every managed file back as it was before this run.
 
@@ -354,6 +382,7 @@ class FilterModule(object):
             "vllm_venv_problems": vllm_venv_problems,
             "vllm_venv_notes": vllm_lock.venv_notes,
             "vllm_existing_files": vllm_existing_files,
+            "vllm_stale_copies": vllm_stale_copies,
             "vllm_rollback_plan": vllm_rollback_plan,
             "vllm_option_lines": vllm_options.option_lines,
             "vllm_help_facts": vllm_help_facts,
