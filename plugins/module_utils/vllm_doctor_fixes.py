@@ -261,6 +261,17 @@ def _fix_cuda(finding, facts, live, lines):
                 "vllm_service_env), and reinstall the venv from vLLM's pinned requirements (vllm_python_rebuild: "
                 "true)." % (libs.groups() if libs else ("library", "CUDA library")))
     if finding.rule == "undefined_symbol":
+        lib = re.search(r"(\S+\.so(?:\.\d+)*): undefined symbol: (\w+)", text)
+        if lib and not re.search(r"(?:/vllm/|_C(?:\.abi3)?\.so|flash_attn|xformers|flashinfer)", lib.group(1)) \
+                and not re.match(r"_ZNK?(?:3c10|2at|5torch)", lib.group(2)):
+            return ("%s needs %s, which the library it links against does not export: two releases of one stack are "
+                    "loaded together (torch's own libraries against another release of the GPU runtime, ROCm or "
+                    "CANN, or the runtime's parts against each other). Install the torch build (and the platform's "
+                    "torch extension) made for the runtime on this host, or the runtime release that torch was built "
+                    "for; in a container use the image's own pair, without host libraries mounted, LD_PRELOADed or "
+                    "put first on LD_LIBRARY_PATH. With this project: a clean venv of the pinned release "
+                    "(vllm_python_rebuild: true) with vllm_install_backend and vllm_install_cuda_variant matching "
+                    "the host." % (lib.group(1).rsplit("/", 1)[-1], lib.group(2)))
         ext = re.search(r"([\w.-]+\.so): undefined symbol", text)
         return ("vLLM's compiled extension%s does not match the installed torch (it was built for another torch "
                 "release). Reinstall vLLM with its pinned torch (vllm_install_version with the matching "
@@ -761,11 +772,12 @@ def _fix_generic(finding, facts, live, lines):
                     "max_model_len, \"32768\" not \"32k\" on releases before the k/m suffixes). Fix the value in "
                     "vllm_service_options (`vllm serve --help=all` of vllm_install_version gives each option's "
                     "type)." % bad)
-        if re.search(r"invalid (?:tool call|reasoning) parser", text):
+        if re.search(r"invalid (?:tool call|reasoning) parser|Reasoning parser '[\w.-]+' not found", text, re.I):
             return ("The installed vLLM has no parser named %s (tool_call_parser or reasoning_parser in "
                     "vllm_service_options): the error lists the ones it has. Pick one of those, or a "
                     "vllm_install_version that ships %s (new models' parsers often arrive a release after "
-                    "the model)." % (bad, bad))
+                    "the model). A parser of a plugin (reasoning_parser_plugin, tool_parser_plugin) must be loaded "
+                    "by every process that looks it up, headless data-parallel nodes included." % (bad, bad))
         return ("vLLM's command line rejected %s: the installed vLLM has no such option, or an option and its "
                 "value reached it as one argument (\"--host 127.0.0.1\" instead of \"--host=127.0.0.1\"). Check "
                 "vllm_service_options against `vllm serve --help=all` of vllm_install_version, drop or rename the "
@@ -1115,10 +1127,37 @@ engine_core_generic cpu_autobind_numa_short
     vLLM release's docs name; NIXL also needs UCX), use the image built with it, or drop
     kv_transfer_config from vllm_service_options to serve without disaggregated prefill.
 cuda_driver_mismatch v1_engine_unsupported_on_platform
-    This vLLM build's platform (the device type on the line: cpu, tpu, xpu) has no V1 engine yet, and
-    VLLM_USE_V1=1 is set (or is the default of the image). Set vllm_service_env {VLLM_USE_V1: "0"} to
-    run the V0 engine of that release, or move vllm_install_version to a release whose backend for
-    that platform runs the V1 engine (for the CPU backend, 0.10 or newer, which has no V0 left).
+    This vLLM build runs its V1 engine on neither this platform nor this GPU: the device type on the
+    line (cpu, tpu, xpu) has no V1 engine yet while VLLM_USE_V1=1 is set (or is the image's default),
+    or the GPU is below compute capability 8.0, where releases 0.8 to 0.10 fall back to the V0 engine,
+    which a program that builds the V1 engine itself (AsyncLLM) then refuses. Set vllm_service_env
+    {VLLM_USE_V1: "0"} to run the V0 engine of that release where the program accepts it, or move
+    vllm_install_version to a release whose backend runs the V1 engine there (for the CPU backend, 0.10
+    or newer; V0 was removed in 0.11).
+cuda_driver_mismatch platform_torch_mismatch
+    The accelerator plugin (vllm-ascend, vllm-gaudi, vllm-mlu, ...) calls an operator that the
+    installed torch extension of its platform (torch_npu, torch_mlu, Habana's, IPEX, torch_xla) does
+    not have: the extension is another release than the plugin was built against. Install the torch
+    extension (and the driver stack, e.g. CANN) that the plugin release's notes pin, or the plugin
+    release made for the extension installed; the plugin's own container image brings a matching pair.
+cuda_driver_mismatch accelerator_generation_unsupported
+    The accelerator's operator package has no kernel of this operator for this chip: an NPU or GPU
+    generation the installed plugin and runtime do not support (Ascend's 310P series before vllm-ascend
+    supported it), or the runtime's kernel package of another chip installed. Serve on hardware the
+    plugin release lists, or move to the plugin and runtime (CANN) releases that add this chip, with the
+    kernel package for this SoC installed.
+cuda_driver_mismatch gpu_sharing_layer_failed
+    The GPU-sharing layer in this container (HAMi-core's libvgpu.so, preloaded by the HAMi device plugin
+    to slice or share the GPU) failed inside a CUDA call that vLLM or NCCL made, before vLLM itself
+    did. Run the server on whole GPUs outside the sharing layer (request nvidia.com/gpu without HAMi's
+    memory or core limits, or the pod setting that turns libvgpu off), or move to a HAMi release that
+    fixes the failure; tensor parallelism under HAMi needs a release that supports NCCL's cuMem calls.
+cuda_driver_mismatch quantization_capability_check
+    The traceback stops in compressed-tensors' check of each layer's quantization scheme against this
+    GPU: it raises when the GPU's compute capability is below what the scheme's kernels need (W4A16 /
+    WNA16 Marlin kernels 7.5 or 8.0, FP8 8.9, NVFP4 10.0; V100 is 7.0). Serve a checkpoint whose scheme
+    this GPU runs (an unquantized, GPTQ/AWQ or INT8 one: vllm_model_source), or serve on a newer GPU;
+    the whole message, when the log has it, names both capabilities.
 cuda_driver_mismatch triton_launcher_compile_failed
     Triton compiles a small C launcher for the GPU at the first kernel, with the host's C compiler and
     this Python's headers, and that compile failed. Install the headers of the Python vLLM runs on

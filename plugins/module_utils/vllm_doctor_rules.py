@@ -262,6 +262,22 @@ platform_plugin_load_failed cuda_driver_mismatch LIKELY
 # torch_xla: vLLM logs their absence as a warning on CPU and CUDA hosts that never use them.)
     Failed to import (torch_npu|torch_mlu|habana_frameworks\S*)(?=[\s.,:]|$)
     No module named '(torch_npu|torch_mlu|habana_frameworks)[\w.]*'
+# an accelerator plugin calls an operator its platform's torch extension (torch_npu, torch_mlu, Habana's,
+# IPEX, torch_xla) does not have: the extension installed is older (or newer) than the release the
+# plugin was built against
+platform_torch_mismatch cuda_driver_mismatch SPECIFIC
+    AttributeError: module '(torch_npu|torch_mlu|torch_xla|habana_frameworks[\w.]*|intel_extension_for_pytorch)(?:\.[\w.]+)?' has no attribute '(\w+)'
+# CANN's operator runtime (Ascend): the kernel package has no binary of this operator for this chip (an
+# NPU generation the plugin does not support, e.g. the 310P series before vllm-ascend did, or the CANN
+# kernels package of another SoC installed)
+accelerator_generation_unsupported cuda_driver_mismatch SPECIFIC
+    Cannot find binary for op (\w+)
+# HAMi-core (libvgpu.so, which the HAMi device plugin preloads into a pod to share or slice a GPU)
+# intercepts the CUDA driver API; its own error lines, or a crash inside it, are the sharing layer
+# failing under vLLM's or NCCL's CUDA calls, not vLLM or the GPU
+gpu_sharing_layer_failed cuda_driver_mismatch SPECIFIC
+    \[HAMI-core ERROR [^\]]*\]
+    File "/libvgpu/src/\S+", line \d+, in (\w+)
 # vllm/config/device.py: no platform plugin found a device. For a CUDA build this means torch
 # sees no NVIDIA GPU (no /dev/nvidia* or /dev/dxg, a hidden GPU, or a driver it cannot reach).
 no_gpu_visible cuda_driver_mismatch SPECIFIC
@@ -323,6 +339,11 @@ attention_backend_unsupported cuda_driver_mismatch SPECIFIC+5
     (?:assert) is_fa_version_supported\(
     FlashAttention(?: ?\d)? is not supported on (?:this|the current) (?:device|GPU)
     Cannot use FlashAttention(?:-\d| \d)? backend (?:for|because)
+# an attention backend's own refusal of a kind of attention (vllm/v1/attention/backends/*: encoder
+# self-attention and encoder/decoder cross-attention, for Whisper and other encoder-decoder models, in the
+# backends a platform selects, e.g. ROCm's TritonAttentionImpl): the model needs another backend
+attention_backend_unsupported cuda_driver_mismatch SPECIFIC
+    NotImplementedError: .{0,200}\bnot (?:implemented|supported) (?:for|by|in) (\w*(?:Attn|Attention)\w*(?:Impl|Backend))\b
 # vllm/attention/selector.py (0.5.x): a model with logits soft capping (Gemma 2) needs FlashInfer, which
 # this platform or install does not have (ROCm, a GPU below sm75, flashinfer not installed)
     Please use Flashinfer backend for models with ?logits_soft_cap
@@ -432,6 +453,14 @@ undefined_symbol cuda_driver_mismatch LIKELY
 # wheel, lacks (libcusparse needing the nvJitLink of its CUDA minor)
 undefined_symbol cuda_driver_mismatch LIKELY
     (lib(?:cu\w+|nv\w+|nccl|cudnn\w*)\.so(?:\.\d+)*): undefined symbol: (\w+), version (lib(?:nvJitLink|cu\w+|nv\w+|nccl|cudnn\w*)\.so(?:\.\d+)*)
+# the dynamic loader, a library of the accelerator stack itself: torch's own (torch/lib/libtorch_hip.so
+# needing a ROCm SMI function) or a platform runtime's (ROCm's, CANN's ATB and operator libraries)
+# references a symbol the library it links against does not export: two releases of one stack are loaded
+# together. (Another program's library, libgrpc missing an absl symbol, is no GPU stack's.)
+undefined_symbol cuda_driver_mismatch 60
+    (\S*/torch/lib/\S+\.so(?:\.\d+)*): undefined symbol: (\w+)
+    (\S*/(?:rocm[\w.-]*|Ascend|ascend-toolkit|nnal|cann[\w.-]*)/\S+\.so(?:\.\d+)*): undefined symbol: (\w+)
+    (\S*lib(?:torch\w*|c10\w*|amdhip64|hip\w*|rocm\w*|rccl|hccl\w*|ascend\w*|atb\w*|tbe\w*|opapi|acl\w*)\.so(?:\.\d+)*): undefined symbol: (\w+)
 no_driver cuda_driver_mismatch LIKELY
     Found no NVIDIA driver on your system
     NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver
@@ -887,6 +916,11 @@ torch_compile_graph_error engine_core_generic CONTEXT frame
 # template's check, before its message (a path given that does not exist)
 chat_template_path_not_found engine_core_generic CONTEXT frame
     validate_chat_template\(args\.chat_template\)
+# compressed-tensors' check of each layer's scheme against the GPU (quantization/compressed_tensors:
+# _check_scheme_supported raises when the compute capability is below the scheme's kernels' minimum), a
+# traceback cut before its message
+quantization_capability_check cuda_driver_mismatch CONTEXT frame
+    compressed_tensors\.py", line \d+, in _check_scheme_supported
 mm_frame multimodal_processor CONTEXT frame
     vllm/multimodal/(?:profiling|processing)(?:\.py|/)
     _warmup_mm_processor
@@ -1006,6 +1040,10 @@ unrecognized_argument engine_core_generic CERTAIN
     (--enable-auto-tool-choice) requires --tool-call-parser
     error: ambiguous option: (\S+)
     invalid (?:tool call|reasoning) parser: ([\w.-]+)
+# vllm/reasoning (ReasoningParserManager.get_reasoning_parser): a reasoning parser name this process has
+# not registered (not in the release, or its plugin module not imported in this process: a headless
+# data-parallel node that looked the parser up before loading --reasoning-parser-plugin)
+    Reasoning parser '([\w.-]+)' not found
 # a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
 # version check, an engine argument the installed EngineArgs lacks (removed, or not yet added), a
 # vllm module it imports that moved. A keyword error without a class name, and every missing vllm
@@ -1178,6 +1216,12 @@ kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
 # no V1 engine yet, whatever the model and options
 v1_engine_unsupported_on_platform cuda_driver_mismatch SPECIFIC+5
     VLLM_USE_V1=1 is not supported with device type=(\w+)
+# vllm/v1/engine/async_llm.py: the engine arguments fell back to V0 (a GPU below compute capability 8.0 in
+# 0.8-0.10, or a feature V1 lacked) while the program builds the V1 engine itself (AsyncLLM, as MinerU's
+# and other wrappers' code does)
+v1_engine_unsupported_on_platform cuda_driver_mismatch SPECIFIC
+    Using V1 AsyncLLMEngine, but envs\.VLLM_USE_V1=False
+    Using V1 LLMEngine, but envs\.VLLM_USE_V1=False
 # the CPU backend binds each rank's OpenMP threads and memory to NUMA nodes (csrc/cpu/utils.cpp
 # init_cpu_threads_env: numa_migrate_pages, set_mempolicy); a container without CAP_SYS_NICE (docker's
 # and podman's default seccomp/capabilities) refuses those calls with EPERM (errno 1)
@@ -1223,6 +1267,8 @@ numpy_abi_mismatch engine_core_generic SPECIFIC
 # the container runtime cannot exec the image's Python: missing, or not readable for the uid the pod
 # runs as (images whose venv links to a uv-managed Python under /root, run as non-root)
 image_python_unreadable_nonroot engine_core_generic SPECIFIC
+    error while loading shared libraries: /(?:root|home/[^/\s]+)/\S*libpython[\d.]*\.so[\d.]*: cannot open shared object file: Permission denied
+    /python3?(?:\.\d+)?: bad interpreter: Permission denied
     (?:OCI runtime (?:create|exec) failed|runc create failed|crun:|unable to start container process)[^\n]*exec(?:utable file)?:? [\"`']?(?:python3?(?:\.\d+)?|vllm)[\"`']?:? (?:executable file not found in \$PATH|not found in \$PATH|permission denied|no such file or directory)
 # a remote-code config class (transformers_modules...) sent to worker processes by pickle: some
 # releases cannot (fixed later by registering such configs to be pickled by value)

@@ -596,6 +596,41 @@ CASES = [
     ("a_processor_given_an_argument_it_no_longer_takes",
      "TypeError: Qwen2VLProcessor.__init__() got an unexpected keyword argument 'video_processor'\n",
      "multimodal_processor", "hf_processor_transformers_version_mismatch", ["transformers", "lock file"]),
+    # set AP's rules, each in another wording than the held-out log it came from
+    ("torch_library_against_another_runtime",
+     "ImportError: /usr/lib/python3/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
+     "cusparseSpSM_analysis\n",
+     "cuda_driver_mismatch", "undefined_symbol", ["libtorch_cuda.so needs cusparseSpSM_analysis", "LD_PRELOAD"]),
+    ("an_encoder_decoder_model_on_a_decoder_only_backend",
+     "(EngineCore_DP0 pid=9) NotImplementedError: Encoder self-attention is not implemented for "
+     "RocmAttentionImpl\n" + WRAPPER,
+     "cuda_driver_mismatch", "attention_backend_unsupported", ["VLLM_ATTENTION_BACKEND"]),
+    ("a_habana_op_the_installed_release_lacks",
+     "AttributeError: module 'habana_frameworks.torch.hpu' has no attribute 'fused_rms_norm'\n",
+     "cuda_driver_mismatch", "platform_torch_mismatch", ["torch extension"]),
+    ("cann_without_a_kernel_for_this_soc",
+     "[ERROR] 2025-06-01-10:00:00 (PID:1, Device:0, RankID:-1) EZ9999: Cannot find binary for op MatMulV2.\n",
+     "cuda_driver_mismatch", "accelerator_generation_unsupported", ["CANN"]),
+    ("hami_core_refusing_an_allocation",
+     "[HAMI-core ERROR (pid:77 thread=1 allocator.c:52)]: Device 0 OOM 34359738368 / 17179869184\n",
+     "cuda_driver_mismatch", "gpu_sharing_layer_failed", ["HAMi"]),
+    ("the_venvs_python_under_another_users_home",
+     "python3: error while loading shared libraries: /home/builder/.local/share/uv/python/cpython-3.11.9/lib/"
+     "libpython3.11.so.1.0: cannot open shared object file: Permission denied\n",
+     "engine_core_generic", "image_python_unreadable_nonroot", []),
+    ("a_wrapper_building_the_v1_engine_on_a_v0_fallback",
+     "WARNING 01-01 00:00:00 [arg_utils.py:1] Compute Capability < 8.0 is not supported by the V1 Engine. "
+     "Falling back to V0.\n"
+     "ValueError: Using V1 LLMEngine, but envs.VLLM_USE_V1=False. This should not happen.\n",
+     "cuda_driver_mismatch", "v1_engine_unsupported_on_platform", ["compute capability 8.0"]),
+    ("a_traceback_cut_at_the_scheme_check",
+     '  File "/venv/lib/python3.12/site-packages/vllm/model_executor/layers/quantization/compressed_tensors/'
+     'compressed_tensors.py", line 301, in _check_scheme_supported\n'
+     "    raise RuntimeError(\n",
+     "cuda_driver_mismatch", "quantization_capability_check", ["compute capability"]),
+    ("a_reasoning_parser_this_process_never_registered",
+     "KeyError: \"Reasoning parser 'my_think' not found. Available parsers: deepseek_r1, qwen3\"\n",
+     "engine_core_generic", "unrecognized_argument", ["my_think", "reasoning_parser_plugin"]),
 ]
 
 
