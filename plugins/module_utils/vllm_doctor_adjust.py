@@ -254,6 +254,9 @@ _FRAME_HINTS = [
                 r"video_processing|feature_extraction|models[/\\][^/\\]+[/\\](?:processing|image_processing|"
                 r"video_processing))"), "multimodal_processor", "mm_raise_frame"),
     (re.compile(r"transformers[/\\]dynamic_module_utils\.py"), "trust_remote_code", "remote_raise_frame"),
+    # vLLM's own config classes for models transformers lacked (vllm/transformers_utils/configs): they build
+    # on transformers' config helpers, whose signatures move between releases (transformers 5)
+    (re.compile(r"vllm[/\\]transformers_utils[/\\]configs[/\\]"), "model_files", "transformers_incompatible"),
     (re.compile(r"safetensors[/\\]|weight_utils\.py|model_loader[/\\]|huggingface_hub[/\\]"), "model_files",
      "model_raise_frame"),
     (re.compile(r"torch[/\\]cuda[/\\]__init__\.py"), "cuda_driver_mismatch", "cuda_raise_frame"),

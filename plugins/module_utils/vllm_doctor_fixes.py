@@ -1517,6 +1517,17 @@ model_files tokenizer_format_too_new
     cannot parse it. Use a vllm_install_version whose requirements bring a newer transformers and
     tokenizers (new models often need the release after them), or upgrade tokenizers (and transformers)
     in the service venv within what vLLM's requirements allow.
+model_files tokenizer_vocab_download_failed
+    The model's tokenizer (openai_harmony, gpt-oss's) downloads its tiktoken vocabulary (o200k_base) at the
+    first start, and this host could not fetch it (offline, a proxy, a firewall). Download the .tiktoken
+    files once where the Internet is reachable, put them on the host and point the server at them:
+    vllm_service_env {TIKTOKEN_ENCODINGS_BASE: /path/to/the/folder}; or let the host reach the file's
+    address (openaipublic.blob.core.windows.net) through vllm_service_env's proxy variables.
+trust_remote_code remote_code_dependency_missing
+    The model's own tokenizer or modeling code (trust_remote_code) needs a Python package that the
+    service venv lacks (blobfile, which tiktoken uses to read a local vocabulary file in the releases
+    such code runs with). Install the package the model card lists into the venv the server runs
+    from, or use an image that brings the model's extra requirements.
 model_files tokenizer_backend_missing
     transformers could not build the model's tokenizer: the model has no tokenizer.json, and the library
     its slow tokenizer needs (sentencepiece, tiktoken or protobuf) is not installed in the service venv.

@@ -590,7 +590,7 @@ quantization_method_unknown model_files CERTAIN
 # vllm/lora (load_lora_model / the runner's LoRA mixin): enable_lora for a model class without
 # SupportsLoRA in this release
 lora_unsupported_model model_files CERTAIN
-    (\w+) does not support LoRA yet
+    (\w+) does not support LoRA(?: yet|, but LoRA is enabled)
 # tokenizers (Rust) cannot parse a tokenizer.json written by a newer tokenizers release
 tokenizer_format_too_new model_files SPECIFIC
     data did not match any variant of untagged enum (\w+)
@@ -598,9 +598,15 @@ tokenizer_format_too_new model_files SPECIFIC
 # (sentencepiece, tiktoken, protobuf) is not installed
 tokenizer_backend_missing model_files SPECIFIC
     Couldn't instantiate the backend tokenizer from one of
-    requires the SentencePiece library but it was not found in your environment
-    requires the protobuf library but it was not found in your environment
-    requires the tiktoken library but it was not found in your environment
+    requires the (SentencePiece|protobuf|tiktoken) library but it was not found
+# openai_harmony (gpt-oss's tokenizer and chat format) downloads its tiktoken vocabulary (o200k_base) at the
+# first start; a host without access to openaipublic.blob.core.windows.net (offline, a proxy) cannot
+tokenizer_vocab_download_failed model_files SPECIFIC
+    HarmonyError: error downloading or loading vocab file
+# tiktoken (load.read_file) reads a local vocabulary file through the blobfile package in the releases a
+# model's own tokenizer code (trust_remote_code: Kimi's tiktoken tokenizers) runs with: not installed
+remote_code_dependency_missing trust_remote_code LIKELY
+    No module named '(blobfile)'
 # vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
 # vLLM's model file cannot be imported, most often because the installed transformers lacks (or
 # has dropped) a class that file imports

@@ -628,6 +628,23 @@ CASES = [
      'compressed_tensors.py", line 301, in _check_scheme_supported\n'
      "    raise RuntimeError(\n",
      "cuda_driver_mismatch", "quantization_capability_check", ["compute capability"]),
+    # set AQ's rules
+    ("lora_enabled_for_a_model_class_without_it",
+     "ValueError: Model Phi3VForCausalLM does not support LoRA, but LoRA is enabled. Support for this model may "
+     "be added in the future.\n",
+     "model_files", "lora_unsupported_model", []),
+    ("harmony_vocab_behind_a_proxy",
+     "openai_harmony.HarmonyError: error downloading or loading vocab file: failed to download vocab file from "
+     "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken\n",
+     "model_files", "tokenizer_vocab_download_failed", ["TIKTOKEN_ENCODINGS_BASE"]),
+    ("tiktoken_without_blobfile",
+     '  File "/opt/venv/lib/python3.11/site-packages/tiktoken/load.py", line 11, in read_file\n'
+     "    import blobfile\n"
+     "ModuleNotFoundError: No module named 'blobfile'\n",
+     "trust_remote_code", "remote_code_dependency_missing", ["blobfile"]),
+    ("sentencepiece_missing_message_cut",
+     "ImportError: LlamaTokenizer requires the SentencePiece library but it was not found in your envi\n",
+     "model_files", "tokenizer_backend_missing", ["sentencepiece"]),
     ("a_reasoning_parser_this_process_never_registered",
      "KeyError: \"Reasoning parser 'my_think' not found. Available parsers: deepseek_r1, qwen3\"\n",
      "engine_core_generic", "unrecognized_argument", ["my_think", "reasoning_parser_plugin"]),
@@ -1128,3 +1145,17 @@ def test_nested_process_prefixes_stay_one_line():
     assert D.split_lines(line + "\n" + line) == [line, line]
     assert D.split_lines("(pid=3) a (pid=3) b") == ["(pid=3) a", "(pid=3) b"]
     assert D.split_lines("killed worker (pid=3) once") == ["killed worker (pid=3) once"]
+
+
+def test_a_signature_error_in_vllms_own_model_configs_is_transformers_drift():
+    """vLLM's config classes for models transformers lacked build on transformers' helpers; a TypeError raised
+    there (a helper's signature that moved, transformers 5) is transformers against the release."""
+    log = ('Traceback (most recent call last):\n'
+           '  File "/venv/lib/python3.12/site-packages/vllm/transformers_utils/configs/olmo3.py", line 70, in __init__\n'
+           "    rope_config_validation(self, ignore_keys)\n"
+           "TypeError: rope_config_validation() got an unexpected keyword argument 'ignore_keys'\n")
+    result = D.diagnose(log)
+    assert (result["category"], result["cause"]) == ("model_files", "transformers_incompatible"), result
+    # the same error raised in the program's own code stays no transformers question
+    other = log.replace("vllm/transformers_utils/configs/olmo3.py", "myapp/settings.py")
+    assert D.diagnose(other)["cause"] != "transformers_incompatible"
