@@ -1523,6 +1523,14 @@ model_files tokenizer_vocab_download_failed
     files once where the Internet is reachable, put them on the host and point the server at them:
     vllm_service_env {TIKTOKEN_ENCODINGS_BASE: /path/to/the/folder}; or let the host reach the file's
     address (openaipublic.blob.core.windows.net) through vllm_service_env's proxy variables.
+trust_remote_code remote_code_module_unavailable
+    The model's own code (trust_remote_code) is imported as the package transformers_modules, which
+    transformers writes into HF_MODULES_CACHE in the process that read the model's config; a process
+    that did not (a Ray worker or actor, a worker on another node) cannot import it, and a repository
+    whose name has a dot (DeepSeek-V2.5) makes a module name Python cuts at the dot. Serve the model
+    from a local folder without dots in its name (vllm_model_source, copied onto the host), set
+    HF_MODULES_CACHE to a folder every worker shares, or use a vllm_install_version that passes the
+    model's code to its workers.
 trust_remote_code remote_code_dependency_missing
     The model's own tokenizer or modeling code (trust_remote_code) needs a Python package that the
     service venv lacks (blobfile, which tiktoken uses to read a local vocabulary file in the releases

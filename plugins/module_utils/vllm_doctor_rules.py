@@ -549,6 +549,11 @@ batched_tokens_below_max_model_len model_files CERTAIN
 # the installed transformers is newer/older than the one this vLLM's tokenizer code was written for
 transformers_incompatible model_files LIKELY
     AttributeError: '?\w*(?:Tokenizer|Processor)\w*'? (?:object )?has no attribute '?(all_special_tokens_extended|\w+)'?
+# a multimodal model's processor object (transformers' *Processor classes: image, video, audio and the text
+# together) without an attribute vLLM's processing reads (image_token, video_token): its transformers
+# release is older or newer than the one the vLLM release was written against
+hf_processor_transformers_version_mismatch multimodal_processor SPECIFIC
+    AttributeError: '?(\w*(?:VL|Vision|Image|Video|Audio|Omni|Llava|Pixtral|Idefics|Mllama|Gemma3|InternVL)\w*Processor)'? (?:object )?has no attribute '?(\w+)'?
 architecture_unsupported model_files SPECIFIC+5
     Model architectures? \[([^\]]*)\] (?:are|is) not supported(?: on [\w ]+?)? for now
     architecture \w+ is not supported yet
@@ -607,6 +612,12 @@ tokenizer_vocab_download_failed model_files SPECIFIC
 # model's own tokenizer code (trust_remote_code: Kimi's tiktoken tokenizers) runs with: not installed
 remote_code_dependency_missing trust_remote_code LIKELY
     No module named '(blobfile)'
+# transformers copies a remote-code model's files into HF_MODULES_CACHE as the package transformers_modules,
+# in the process that read the config: a process that did not (a Ray worker or engine actor, another
+# node) cannot import it, nor can any process a module named after a repository with a dot in its name
+# (DeepSeek-V2.5: transformers_modules.deepseek-ai.DeepSeek-V2 is cut at the dot)
+remote_code_module_unavailable trust_remote_code SPECIFIC
+    No module named '(transformers_modules(?:\.[\w.-]+)?)'
 # vllm/model_executor/models/registry.py inspects each model class in a subprocess; it fails when
 # vLLM's model file cannot be imported, most often because the installed transformers lacks (or
 # has dropped) a class that file imports
@@ -970,6 +981,9 @@ native_windows_unsupported wsl_specific 55 frame
 hccl_port_held_by_other_process port_in_use SPECIFIC+5
     Failed to bind the IP port\. Reason: The IP address and port have been bound already
     host nic listen start failed, port\[(\d+)\]
+# HCCL's socket layer (hccl_socket.cc Listen): the communicator's listening port on this node is taken
+# (two instances of one node, prefill and decode, on the same HCCL base port)
+    \[HcclSocket\]\[Listen\] socket type\[\d+\], listen on ip\[[^\]]*\] and specific port\[(\d+)\] fail
 # torch.distributed's TCPStore (the rendezvous vLLM and trainers open on a port picked free a moment
 # before): another process took the port first
 internal_port_race port_in_use SPECIFIC-3
@@ -1342,6 +1356,11 @@ hf_processor_transformers_version_mismatch multimodal_processor SPECIFIC
 spawn_without_main_guard engine_core_generic SPECIFIC
     An attempt has been made to start a new process before the
     current process has finished its bootstrapping phase
+# multiprocessing's spawn start (vLLM's workers and engine core) runs the parent's main script again in
+# the child (spawn.prepare -> _fixup_main_from_path -> runpy.run_path): a traceback through it is the
+# script's top-level code running a second time, which starts vLLM again where no __main__ guard stops it
+spawn_without_main_guard engine_core_generic 55 frame
+    multiprocessing[/\\]spawn\.py", line \d+, in _fixup_main_from_path
 # a port computed past 65535 (a base port plus an index per server, rank or node)
 port_out_of_range port_in_use SPECIFIC
     port must be 0-65535

@@ -645,6 +645,24 @@ CASES = [
     ("sentencepiece_missing_message_cut",
      "ImportError: LlamaTokenizer requires the SentencePiece library but it was not found in your envi\n",
      "model_files", "tokenizer_backend_missing", ["sentencepiece"]),
+    # set AR's rules
+    ("hccl_listen_port_taken",
+     "[ERROR] HCCL(812,):2026-01-02-10:00:00.000.001 [hccl_socket.cc:110] [812][HcclSocket][Listen] socket "
+     "type[1], listen on ip[10.0.0.5] and specific port[60001] fail. Please check the port status\n",
+     "port_in_use", "hccl_port_held_by_other_process", []),
+    ("a_processor_of_another_transformers_release",
+     "AttributeError: 'LlavaNextVideoProcessor' object has no attribute 'video_token'\n" + WRAPPER,
+     "multimodal_processor", "hf_processor_transformers_version_mismatch", []),
+    ("remote_code_module_in_a_ray_actor",
+     "(RayWorkerWrapper pid=4411) ModuleNotFoundError: No module named 'transformers_modules'\n",
+     "trust_remote_code", "remote_code_module_unavailable", ["HF_MODULES_CACHE"]),
+    ("the_main_script_run_again_by_a_spawned_worker",
+     'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\n'
+     '  File "/usr/lib/python3.12/multiprocessing/spawn.py", line 122, in spawn_main\n'
+     '  File "/usr/lib/python3.12/multiprocessing/spawn.py", line 246, in prepare\n'
+     '  File "/usr/lib/python3.12/multiprocessing/spawn.py", line 297, in _fixup_main_from_path\n'
+     '  File "/work/bench.py", line 4, in <module>\n',
+     "engine_core_generic", "spawn_without_main_guard", []),
     ("a_reasoning_parser_this_process_never_registered",
      "KeyError: \"Reasoning parser 'my_think' not found. Available parsers: deepseek_r1, qwen3\"\n",
      "engine_core_generic", "unrecognized_argument", ["my_think", "reasoning_parser_plugin"]),
