@@ -252,26 +252,26 @@ def _fix_cuda(finding, facts, live, lines):
         return ("CUDA cannot reach the NVIDIA driver. Check `nvidia-smi`; on WSL the driver is the Windows one "
                 "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
                 "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
-    if finding.rule == "undefined_symbol" and re.search(r"undefined symbol: \w+, version lib", text):
-        libs = re.search(r"(lib[\w.]+\.so[\d.]*): undefined symbol: \w+, version (lib[\w.]+?\.so[\d.]*)\b", text)
+    if finding.rule == "cuda_library_version_skew":
+        libs = _set_groups(finding.match)
         return ("A CUDA library of the installed torch (%s) needs a newer %s than the copy loaded first: an older "
                 "CUDA library earlier on the library path (LD_LIBRARY_PATH pointing at a system CUDA toolkit or a "
                 "conda CUDA, or an older nvidia-*-cu12 wheel installed over torch's pins). torch brings its own "
                 "CUDA libraries: drop the system CUDA lib directories from LD_LIBRARY_PATH (the host's profile, or "
                 "vllm_service_env), and reinstall the venv from vLLM's pinned requirements (vllm_python_rebuild: "
-                "true)." % (libs.groups() if libs else ("library", "CUDA library")))
+                "true)." % ((libs[0], libs[2]) if len(libs) == 3 else ("library", "CUDA library")))
+    if finding.rule == "stack_library_skew":
+        lib = _set_groups(finding.match)
+        return ("%s needs %s, which the library it links against does not export: two releases of one stack are "
+                "loaded together (torch's own libraries against another release of the GPU runtime, ROCm or "
+                "CANN, or the runtime's parts against each other). Install the torch build (and the platform's "
+                "torch extension) made for the runtime on this host, or the runtime release that torch was built "
+                "for; in a container use the image's own pair, without host libraries mounted, LD_PRELOADed or "
+                "put first on LD_LIBRARY_PATH. With this project: a clean venv of the pinned release "
+                "(vllm_python_rebuild: true) with vllm_install_backend and vllm_install_cuda_variant matching "
+                "the host." % ((lib[0].rsplit("/", 1)[-1], lib[1]) if len(lib) == 2
+                               else ("A library of the GPU stack", "a symbol")))
     if finding.rule == "undefined_symbol":
-        lib = re.search(r"(\S+\.so(?:\.\d+)*): undefined symbol: (\w+)", text)
-        if lib and not re.search(r"(?:/vllm/|_C(?:\.abi3)?\.so|flash_attn|xformers|flashinfer)", lib.group(1)) \
-                and not re.match(r"_ZNK?(?:3c10|2at|5torch)", lib.group(2)):
-            return ("%s needs %s, which the library it links against does not export: two releases of one stack are "
-                    "loaded together (torch's own libraries against another release of the GPU runtime, ROCm or "
-                    "CANN, or the runtime's parts against each other). Install the torch build (and the platform's "
-                    "torch extension) made for the runtime on this host, or the runtime release that torch was built "
-                    "for; in a container use the image's own pair, without host libraries mounted, LD_PRELOADed or "
-                    "put first on LD_LIBRARY_PATH. With this project: a clean venv of the pinned release "
-                    "(vllm_python_rebuild: true) with vllm_install_backend and vllm_install_cuda_variant matching "
-                    "the host." % (lib.group(1).rsplit("/", 1)[-1], lib.group(2)))
         ext = re.search(r"([\w.-]+\.so): undefined symbol", text)
         return ("vLLM's compiled extension%s does not match the installed torch (it was built for another torch "
                 "release). Reinstall vLLM with its pinned torch (vllm_install_version with the matching "

@@ -451,13 +451,13 @@ undefined_symbol cuda_driver_mismatch LIKELY
 # the dynamic loader: a CUDA library of the installed torch (its nvidia-* wheels) needs a versioned
 # symbol of another CUDA library that an older copy, loaded first from LD_LIBRARY_PATH or another
 # wheel, lacks (libcusparse needing the nvJitLink of its CUDA minor)
-undefined_symbol cuda_driver_mismatch LIKELY
+cuda_library_version_skew cuda_driver_mismatch LIKELY
     (lib(?:cu\w+|nv\w+|nccl|cudnn\w*)\.so(?:\.\d+)*): undefined symbol: (\w+), version (lib(?:nvJitLink|cu\w+|nv\w+|nccl|cudnn\w*)\.so(?:\.\d+)*)
 # the dynamic loader, a library of the accelerator stack itself: torch's own (torch/lib/libtorch_hip.so
 # needing a ROCm SMI function) or a platform runtime's (ROCm's, CANN's ATB and operator libraries)
 # references a symbol the library it links against does not export: two releases of one stack are loaded
 # together. (Another program's library, libgrpc missing an absl symbol, is no GPU stack's.)
-undefined_symbol cuda_driver_mismatch 60
+stack_library_skew cuda_driver_mismatch 60
     (\S*/torch/lib/\S+\.so(?:\.\d+)*): undefined symbol: (\w+)
     (\S*/(?:rocm[\w.-]*|Ascend|ascend-toolkit|nnal|cann[\w.-]*)/\S+\.so(?:\.\d+)*): undefined symbol: (\w+)
     (\S*lib(?:torch\w*|c10\w*|amdhip64|hip\w*|rocm\w*|rccl|hccl\w*|ascend\w*|atb\w*|tbe\w*|opapi|acl\w*)\.so(?:\.\d+)*): undefined symbol: (\w+)

@@ -396,7 +396,7 @@ CASES = [
     ("a_cuda_library_of_torch_meeting_an_older_sibling",
      "OSError: /usr/local/lib/python3.10/dist-packages/torch/lib/../../nvidia/cusparse/lib/libcusparse.so.12: "
      "undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12\n",
-     "cuda_driver_mismatch", "undefined_symbol", ["libcusparse.so.12", "libnvJitLink.so.12", "LD_LIBRARY_PATH"]),
+     "cuda_driver_mismatch", "cuda_library_version_skew", ["libcusparse.so.12", "libnvJitLink.so.12", "LD_LIBRARY_PATH"]),
     ("an_int8_checkpoint_on_datacenter_blackwell",
      "(EngineCore_DP0 pid=77) ERROR 09-02 11:12:13 [core.py:700] RuntimeError: Currently, only fp8 gemm is "
      "implemented for Blackwell\n" + WRAPPER,
@@ -600,7 +600,7 @@ CASES = [
     ("torch_library_against_another_runtime",
      "ImportError: /usr/lib/python3/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: "
      "cusparseSpSM_analysis\n",
-     "cuda_driver_mismatch", "undefined_symbol", ["libtorch_cuda.so needs cusparseSpSM_analysis", "LD_PRELOAD"]),
+     "cuda_driver_mismatch", "stack_library_skew", ["libtorch_cuda.so needs cusparseSpSM_analysis", "LD_PRELOAD"]),
     ("an_encoder_decoder_model_on_a_decoder_only_backend",
      "(EngineCore_DP0 pid=9) NotImplementedError: Encoder self-attention is not implemented for "
      "RocmAttentionImpl\n" + WRAPPER,
@@ -1177,3 +1177,24 @@ def test_a_signature_error_in_vllms_own_model_configs_is_transformers_drift():
     # the same error raised in the program's own code stays no transformers question
     other = log.replace("vllm/transformers_utils/configs/olmo3.py", "myapp/settings.py")
     assert D.diagnose(other)["cause"] != "transformers_incompatible"
+
+
+def test_an_undefined_symbol_fix_follows_the_rule_that_matched():
+    # the fix names the library the matching rule read, not the first undefined symbol of the log: an
+    # unrelated program's library (libgrpc) before torch's own library against another ROCm
+    log = ("WARNING 05-02 10:11:12 [utils.py:12] grpc plugin not loaded: /opt/app/lib/libgrpc.so.40: undefined "
+           "symbol: _ZN4absl12lts_2024011612log_internal9LogMessageD1Ev\n"
+           "Traceback (most recent call last):\n"
+           "  File \"/opt/venv/lib/python3.12/site-packages/torch/__init__.py\", line 367, in <module>\n"
+           "    from torch._C import *  # noqa: F403\n"
+           "ImportError: /opt/venv/lib/python3.12/site-packages/torch/lib/libtorch_hip.so: undefined symbol: "
+           "rsmi_dev_gpu_metrics_info_get\n")
+    got = D.diagnose(log)
+    assert (got["category"], got["cause"]) == ("cuda_driver_mismatch", "stack_library_skew"), got
+    assert "libtorch_hip.so needs rsmi_dev_gpu_metrics_info_get" in got["fix"], got["fix"]
+    assert "libgrpc" not in got["fix"]
+    # a CUDA library's versioned symbol: both libraries named from the rule's own match
+    got = D.diagnose("ImportError: /venv/lib/python3.11/site-packages/nvidia/cusolver/lib/libcusolver.so.11: "
+                     "undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12\n")
+    assert got["cause"] == "cuda_library_version_skew", got
+    assert "(libcusolver.so.11) needs a newer libnvJitLink.so.12" in got["fix"], got["fix"]
