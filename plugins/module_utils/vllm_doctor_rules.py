@@ -551,9 +551,12 @@ transformers_incompatible model_files LIKELY
     AttributeError: '?\w*(?:Tokenizer|Processor)\w*'? (?:object )?has no attribute '?(all_special_tokens_extended|\w+)'?
 # a multimodal model's processor object (transformers' *Processor classes: image, video, audio and the text
 # together) without an attribute vLLM's processing reads (image_token, video_token): its transformers
-# release is older or newer than the one the vLLM release was written against
+# release is older or newer than the one the vLLM release was written against. Told by the class's name
+# (a model family that takes images, video or audio) or, for any *Processor class, by the attribute: what
+# only a multimodal processor has (its image/video/audio/vision token, processor or size attributes)
 hf_processor_transformers_version_mismatch multimodal_processor SPECIFIC
     AttributeError: '?(\w*(?:VL|Vision|Image|Video|Audio|Omni|Llava|Pixtral|Idefics|Mllama|Gemma3|InternVL)\w*Processor)'? (?:object )?has no attribute '?(\w+)'?
+    AttributeError: '?(\w+Processor)'? (?:object )?has no attribute '?((?:image|video|audio|vision|visual|patch|media)_\w+|\w*_(?:image|video|audio|vision)_\w+|feature_extractor)'?
 architecture_unsupported model_files SPECIFIC+5
     Model architectures? \[([^\]]*)\] (?:are|is) not supported(?: on [\w ]+?)? for now
     architecture \w+ is not supported yet

@@ -1198,3 +1198,19 @@ def test_an_undefined_symbol_fix_follows_the_rule_that_matched():
                      "undefined symbol: __nvJitLinkAddData_12_1, version libnvJitLink.so.12\n")
     assert got["cause"] == "cuda_library_version_skew", got
     assert "(libcusolver.so.11) needs a newer libnvJitLink.so.12" in got["fix"], got["fix"]
+
+
+def test_any_processor_without_a_multimodal_attribute():
+    # a *Processor class whose name says nothing of images (a new model family's) is still a multimodal
+    # processor when what it lacks only a multimodal processor has
+    for line in ("AttributeError: 'KeyeProcessor' object has no attribute 'image_token'\n",
+                 "AttributeError: 'Ernie4_5_VLMoeProcessor' object has no attribute 'video_processor'\n",
+                 "AttributeError: 'PhiOProcessor' object has no attribute 'feature_extractor'\n",
+                 "AttributeError: 'MiniMaxProcessor' object has no attribute 'num_image_tokens'\n"):
+        got = D.diagnose(line)
+        assert (got["category"], got["cause"]) == ("multimodal_processor",
+                                                   "hf_processor_transformers_version_mismatch"), (line, got)
+    # a logits processor or a text-only attribute stays out of it
+    for line in ("AttributeError: 'MinPLogitsProcessor' object has no attribute 'min_p_cpu'\n",
+                 "AttributeError: 'ChatProcessor' object has no attribute 'eos_token_id'\n"):
+        assert D.diagnose(line).get("cause") != "hf_processor_transformers_version_mismatch", line
