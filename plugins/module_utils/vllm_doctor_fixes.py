@@ -61,6 +61,14 @@ def _fix_gpu_oom_text(finding, facts, live, lines):
                 "another process, or an orphaned vLLM worker, holds it. Find it with nvidia-smi and stop it, or "
                 "lower vllm_service_options.gpu_memory_utilization to share the GPU. Free now: %s MiB."
                 % tuple([", ".join(str(x) for x in live["gpu_free_mib"])] * 2))
+    if finding.rule == "gpu_memory_held_by_other_processes":
+        pid, held = (finding.match.groups() if finding.match else ("?", "memory"))
+        return ("Another process holds memory on this GPU (process %s has %s in use; torch's message lists every "
+                "process on the GPU, the server itself as \"this process\"), so vLLM's share of the GPU "
+                "(gpu_memory_utilization) was not free. Find it with `nvidia-smi` (a second server, a notebook, an "
+                "orphaned vLLM worker of an earlier start) and stop it, or give the server only what is free: a "
+                "lower vllm_service_options.gpu_memory_utilization, or the server on a GPU of its own "
+                "(CUDA_VISIBLE_DEVICES in vllm_service_env)." % (pid, held))
     if finding.rule == "kv_tokens":
         seq, tokens = int(finding.match.group(1)), int(finding.match.group(2))
         return ("The KV cache holds only %d tokens but max_model_len is %d. Set %s (or raise "
@@ -597,6 +605,15 @@ def _divisors_up_to(number, limit):
 def _fix_tp(finding, facts, live, lines):
     text = finding.line.text
     tp = facts.get("tp")
+    if finding.rule == "distributed_init_addr_unreachable":
+        host, port = (_set_groups(finding.match) + ["?", "?"])[:2]
+        return ("A rank could not reach the rendezvous store of torch.distributed at %s:%s: the address the "
+                "first rank (the Ray driver, or the multi-node head) published is not one this rank can reach "
+                "(another interface's or a container's address, a node with several NICs), or a firewall drops the "
+                "port. Set VLLM_HOST_IP (vllm_service_env) on each node to that node's address on the network the "
+                "nodes share, with NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME naming its interface; open the port "
+                "range between the nodes (or allow the peers' addresses); a single-host server needs no other "
+                "address than 127.0.0.1." % (host, port))
     if finding.rule == "external_launcher_world_size":
         world, tps, pps = (int(x) for x in finding.match.groups())
         return ("vLLM was created inside a torch.distributed world of %d processes that it did not start (torchrun, "
@@ -1035,6 +1052,29 @@ dependency_call_mismatch
 # first column, then the text (its lines joined with a space). Looked up before the category's
 # fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
 _FIXED_TABLE = r"""
+engine_core_generic flashinfer_not_installed
+    The traceback ends where vLLM's FlashInfer attention backend builds FlashInfer's prefill or decode
+    wrapper: FlashInfer is not installed in the environment vLLM runs in (vLLM then leaves those
+    classes unset), or is a release whose classes vLLM's backend cannot build. Install the FlashInfer
+    release the vLLM release pins into the service venv, or let vLLM choose another attention backend:
+    drop VLLM_ATTENTION_BACKEND=FLASHINFER from vllm_service_env.
+cuda_driver_mismatch xformers_torch_cuda_mismatch
+    xformers' compiled extensions were built for another torch or CUDA than the installed torch (its
+    warning names both), so its attention operators do not load. Install the xformers wheel that the
+    installed vLLM release pins (it pins torch and xformers together), in a clean venv:
+    vllm_python_rebuild: true with vllm_install_version and vllm_install_cuda_variant; do not
+    install torch or xformers over vLLM's pins afterwards.
+cuda_driver_mismatch cuda_home_env_malformed
+    A JIT build (FlashInfer, DeepGEMM or another kernel vLLM compiles at start) runs nvcc from a path
+    that starts with ":": CUDA_HOME (or CUDA_PATH) holds a list, as after
+    CUDA_HOME=$CUDA_HOME:/usr/local/cuda with the variable empty. Set it to the one toolkit directory
+    (vllm_service_env {CUDA_HOME: /usr/local/cuda-12.8}) or leave it unset where nvcc is on PATH.
+model_files hf_cache_dir_not_found
+    The Hugging Face cache directory that HF_HOME or HF_HUB_CACHE names (the path on the line) does not
+    exist on this host: a value set for another machine, a volume not mounted, or a directory not yet
+    made. Point the variable (vllm_service_env) at the cache that holds the model, or create the
+    directory (writable by the service user) and let the model role download into it: vllm_model_source
+    with the model's Hub id.
 cuda_driver_mismatch platform_plugin_load_failed
     A vLLM plugin could not be imported (the traceback under "Failed to load plugin" names the
     import that failed). For a platform plugin (vllm-ascend, vllm-gaudi, an out-of-tree accelerator
@@ -1145,7 +1185,9 @@ cuda_driver_mismatch accelerator_generation_unsupported
     generation the installed plugin and runtime do not support (Ascend's 310P series before vllm-ascend
     supported it), or the runtime's kernel package of another chip installed. Serve on hardware the
     plugin release lists, or move to the plugin and runtime (CANN) releases that add this chip, with the
-    kernel package for this SoC installed.
+    kernel package for this SoC installed. For an NVIDIA GPU below the compute capability the release's
+    kernels need (7.0 for vLLM's CUDA builds: Pascal and older), serve on a newer GPU, or use a build
+    made for that GPU (a community build for Pascal, or vllm_install_backend: cpu).
 cuda_driver_mismatch gpu_sharing_layer_failed
     The GPU-sharing layer in this container (HAMi-core's libvgpu.so, preloaded by the HAMi device plugin
     to slice or share the GPU) failed inside a CUDA call that vLLM or NCCL made, before vLLM itself

@@ -130,11 +130,19 @@ profiling_changed gpu_oom SPECIFIC
 no_cache_blocks gpu_oom SPECIFIC
     the rest of the memory reserved for KV Cache is -\d
 cuda_oom_generic gpu_oom SPECIFIC-5
+    # XLA (TPU): a program's compile or load reserving more HBM / on-chip memory than there is
+    RESOURCE_EXHAUSTED: [^\n]{0,160}(?:Ran out of memory in memory space|Attempting to reserve [\d.]+\s*[KMGT]?i?B?\b[^\n]{0,40}not possible)
+    # tt-metal's allocator (Tenstorrent): a buffer (the KV cache) larger than the device's free DRAM or L1
+    Out of Memory: Not enough space to allocate \d+ B (?:DRAM|L1)\b
     (?:cuda|gpu|nccl|cublas|cudnn|device|npu|xpu|hpu|mps)\b[^\n]{0,80}\bout of memory
     \bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b
 zero_blocks gpu_oom LIKELY
     # (?:GPU|cuda) blocks: 0\b
     GPU KV cache size: 0 tokens
+# torch's CUDA OOM message lists every process holding memory on the GPU: others by PID ("Process
+# 4683 has 11.05 GiB memory in use"), the server itself as "this process": another program shares the GPU
+gpu_memory_held_by_other_processes gpu_oom SPECIFIC+8
+    \bProcess (\d+) has ([\d.]+ (?:GiB|TiB)) memory in use\.?[^\n]*\bthis process has
 cuda_oom gpu_oom SPECIFIC+5
     CUDA out of memory
     OutOfMemoryError: CUDA
@@ -272,6 +280,20 @@ platform_torch_mismatch cuda_driver_mismatch SPECIFIC
 # kernels package of another SoC installed)
 accelerator_generation_unsupported cuda_driver_mismatch SPECIFIC
     Cannot find binary for op (\w+)
+# vllm/worker (0.2-0.4): the release's CUDA kernels need compute capability 7.0 (Volta); a Pascal or
+# older GPU is refused whatever the dtype (the bfloat16 refusal often comes first on the same GPU)
+accelerator_generation_unsupported cuda_driver_mismatch CERTAIN+5
+    GPUs with compute capability below ([\d.]+) are not supported
+# xformers' C++/CUDA extensions built for another torch or CUDA than the installed torch: its warning
+# names both ("built for: PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cu118)"); its operators
+# then refuse to dispatch (NotImplementedError: No operator found for memory_efficient_attention_forward)
+xformers_torch_cuda_mismatch cuda_driver_mismatch SPECIFIC
+    xFormers can.?t load C\+\+/CUDA extensions\. xFormers was built for:
+    ^\s*PyTorch (\S+) with CUDA (\d+) \(you have (\S+)\)
+# ninja's line for a JIT build (FlashInfer, DeepGEMM, torch extensions) running nvcc from a path that
+# starts with ":": CUDA_HOME (or CUDA_PATH) holds a list ("$CUDA_HOME:/usr/local/cuda" with it unset)
+cuda_home_env_malformed cuda_driver_mismatch SPECIFIC
+    (?:^|\]\s|\s):/[\w./+-]*/bin/nvcc\s
 # HAMi-core (libvgpu.so, which the HAMi device plugin preloads into a pod to share or slice a GPU)
 # intercepts the CUDA driver API; its own error lines, or a crash inside it, are the sharing layer
 # failing under vLLM's or NCCL's CUDA calls, not vLLM or the GPU
@@ -366,6 +388,12 @@ container_runtime_mode cuda_driver_mismatch CERTAIN
 # linker finds no unversioned libcuda.so (only the driver's libcuda.so.1, as in many containers)
 triton_libcuda_not_found cuda_driver_mismatch SPECIFIC
     cannot find -lcuda\b
+    # Triton's own lookup (backends/nvidia/driver.py libcuda_dirs): the driver's libcuda.so.1 is there,
+    # the unversioned libcuda.so the linker needs is not
+    libcuda\.so cannot found
+    Please create a symlink of libcuda\.so to any of the files?
+    # the same line of ld in another locale (zh_CN: "ld: 找不到 -lcuda")
+    \bld(?:\.\w+)?: [^\s:]{1,20} -l(?:cuda\b|:libcuda\.so)
 # newer Triton links the helper by soname (-l:libcuda.so.1): the driver's library is mounted outside
 # the linker's search path (GKE: /usr/local/nvidia/lib64), so even libcuda.so.1 is not found
 triton_libcuda_not_found cuda_driver_mismatch SPECIFIC
@@ -465,7 +493,6 @@ no_driver cuda_driver_mismatch LIKELY
     Found no NVIDIA driver on your system
     NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver
     libcuda\.so(?:\.1)?: cannot open shared object file
-    libcuda\.so cannot found
     CUDA driver initialization failed
     libnvidia-ml\.so(?:\.1)?: cannot open
     NVML Shared Library Not Found
@@ -558,7 +585,7 @@ hf_processor_transformers_version_mismatch multimodal_processor SPECIFIC
     AttributeError: '?(\w*(?:VL|Vision|Image|Video|Audio|Omni|Llava|Pixtral|Idefics|Mllama|Gemma3|InternVL)\w*Processor)'? (?:object )?has no attribute '?(\w+)'?
     AttributeError: '?(\w+Processor)'? (?:object )?has no attribute '?((?:image|video|audio|vision|visual|patch|media)_\w+|\w*_(?:image|video|audio|vision)_\w+|feature_extractor)'?
 architecture_unsupported model_files SPECIFIC+5
-    Model architectures? \[([^\]]*)\] (?:are|is) not supported(?: on [\w ]+?)? for now
+    Model architectures? \[([^\]]*)\] (?:are|is) not supported(?: on [\w ]+?)? for n(?:ow?)?\b
     architecture \w+ is not supported yet
     # a model class whose version check the model is newer than (MiniCPM-V: "Currently, MiniCPMV
     # only supports versions 2.0, 2.5, 2.6": the installed release predates the model's version)
@@ -626,6 +653,11 @@ remote_code_module_unavailable trust_remote_code SPECIFIC
 # has dropped) a class that file imports
 transformers_incompatible model_files 60
     Model architectures? \[([^\]]*)\] failed to be inspected
+    CalledProcessError: Command '\[[^\]]*'vllm\.model_executor\.models\.registry'\]' returned non-zero exit status
+# vllm/transformers_utils/tokenizer.py get_cached_tokenizer reads the tokenizer's
+# all_special_tokens_extended, which transformers 5 removed: a traceback cut at that line
+transformers_incompatible model_files CONTEXT
+    ^\s*tokenizer\.all_special_tokens_extended\)?\s*$
 transformers_incompatible model_files SPECIFIC
     cannot import name '(\w+)' from '(transformers[\w.]*)'
     No module named '(transformers\.[\w.]+)'
@@ -718,6 +750,10 @@ cache_dir_permission model_files SPECIFIC
 cache_dir_permission model_files SPECIFIC+3
     (?i:Permission ?Error): \[(?i:errno|error) 13\] (?i:permission denied): '([^']*/\.(?:cache|config|triton|local|nv|huggingface|vllm|inductor)\b[^']*)'
     There was a problem when trying to write in your cache folder \(([^)]*)\)
+# huggingface_hub's scan_cache_dir (CacheNotFound): the cache directory HF_HOME / HF_HUB_CACHE names
+# does not exist on this host (set for another machine, or a volume not mounted)
+hf_cache_dir_not_found model_files SPECIFIC
+    Cache directory not found: (\S+?)\.? Please use .cache_dir. argument or set .HF_HUB_CACHE.
 safetensors_header model_files CERTAIN
     SafetensorError
     Error while deserializing header
@@ -861,6 +897,11 @@ quant_tp_misaligned tensor_parallel_config CERTAIN
 # torch.distributed Gloo (vLLM's CPU group, also under Ray): the ranks cannot reach each other
 # torch.distributed's rendezvous store: a rank never reached the store's host:port in time (a
 # firewall, a wrong MASTER_ADDR/VLLM_HOST_IP, another node not started)
+# torch's c10d TCPStore client (every rank connects to the address the driver published: VLLM_HOST_IP,
+# MASTER_ADDR or the Ray head's node IP) reaches nothing at it: a wrong interface's address, a firewall
+distributed_init_addr_unreachable tensor_parallel_config SPECIFIC
+    \[c10d\] The client socket has timed out after \d+m?s while trying to connect to \(([^,)]+), (\d+)\)
+    \[c10d\] The client socket has failed to connect to (?:any network address of )?\[?\(?([^\s,)\]]+)\]?[,:] ?(\d+)
 nccl_network tensor_parallel_config SPECIFIC
     DistStoreError: Timed out after \d+ seconds waiting for clients
     NCCL error[^\n]*remote process exited or there was a network error
@@ -875,6 +916,8 @@ multinode_mp_executor_cross_host tensor_parallel_config LIKELY
 # that does not implement SupportsPP (or a draft model that does not)
 pp_unsupported tensor_parallel_config CERTAIN
     Pipeline parallelism is not supported for this model
+    # vllm/config.py (0.6): the list of architectures pipeline parallelism supported then
+    Pipeline parallelism is only supported for the following\s+architectures
 nccl_network tensor_parallel_config SPECIFIC
     Gloo connectFullMesh failed
 # gloo/transport/tcp/device.cc: GLOO_SOCKET_IFNAME names an interface with no address here (a name
@@ -939,6 +982,11 @@ chat_template_path_not_found engine_core_generic CONTEXT frame
 # compressed-tensors' check of each layer's scheme against the GPU (quantization/compressed_tensors:
 # _check_scheme_supported raises when the compute capability is below the scheme's kernels' minimum), a
 # traceback cut before its message
+# vllm/attention/backends/flashinfer.py imports FlashInfer's wrapper classes in a try block and leaves
+# them None when the package is missing: building a prefill or decode wrapper then fails in these
+# methods (the FLASHINFER backend chosen, by VLLM_ATTENTION_BACKEND or for the model, without FlashInfer)
+flashinfer_not_installed engine_core_generic CONTEXT frame
+    vllm/attention/backends/flashinfer\.py", line \d+, in _get_(?:prefill|decode)_wrapper
 quantization_capability_check cuda_driver_mismatch CONTEXT frame
     compressed_tensors\.py", line \d+, in _check_scheme_supported
 mm_frame multimodal_processor CONTEXT frame
@@ -1067,6 +1115,10 @@ unrecognized_argument engine_core_generic CERTAIN
 # not registered (not in the release, or its plugin module not imported in this process: a headless
 # data-parallel node that looked the parser up before loading --reasoning-parser-plugin)
     Reasoning parser '([\w.-]+)' not found
+# vllm/vllm_flash_attn/__init__.py (and the like): a vLLM module whose compiled extensions this build
+# does not have (a source build or fork made without them)
+vllm_install_incomplete engine_core_generic SPECIFIC
+    ImportError: (vllm\.[\w.]+) requires the [^\n]{0,80}\bextensions?\b
 # a wrapper (trainer, evaluator, serving platform, plugin) written for another vLLM release: its own
 # version check, an engine argument the installed EngineArgs lacks (removed, or not yet added), a
 # vllm module it imports that moved. A keyword error without a class name, and every missing vllm
@@ -1262,6 +1314,8 @@ cpu_autobind_numa_short engine_core_generic SPECIFIC
 # read)
 triton_launcher_compile_failed cuda_driver_mismatch SPECIFIC
     Failed to compile\. cc_cmd:
+    # Triton 3.1's build of its cuda_utils launcher: the compile failed and raising its error failed too
+    CalledProcessError\.__init__\(\) missing 1 required positional argument: 'cmd'
     fatal error: Python\.h: No such file or directory
 # Ray is imported (distributed_executor_backend ray, a multi-node setup, a plugin or wrapper that
 # imports it) but is not installed in the environment vLLM runs in
@@ -1674,6 +1728,8 @@ lora_unsupported_model model_files CERTAIN
 # capability 7.5) ...", "FP8 KV cache on CPU requires x86 with AVX-512 or AMX.")
 kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
     FP8 KV cache is not supported by the Triton attention backend
+    # the MLA attention backends' check of the cache's data type (an fp8 cache is stored as uint8)
+    \bkv_data_type (\S+?) is not supported\b
     bfloat16 KV cache is not supported on .{1,80}\(compute capability
     FlashAttention does not support \S+ kv-cache on this device
     FP8 KV cache requires head_size divisible by \d+ on CPU

@@ -190,6 +190,9 @@ _LOG_LINE_RES = [
     re.compile(r"^[~^]{2,}$|^\.\.\.<\d+ lines>\.\.\.$|^Killed$|^Segmentation fault|^Aborted \(core dumped\)"),
     re.compile(r"\d+% Completed \||\|\s*\d+/\d+ \[\d+:\d+"),               # tqdm progress bars
     re.compile(r"^\w+\.py:\d+\]\s|^\[[\w./-]+\.py:\d+\]\s"),               # vLLM header without level/time
+    # the toolchain's own lines (a JIT build's compiler, linker, ninja), in any locale
+    re.compile(r"^(?:/[\w./-]+/)?(?:ld(?:\.\w+)?|collect2|gcc|g\+\+|cc|c\+\+|nvcc|ninja): |"
+               r"^[\w./-]+\.(?:c|cc|cpp|cu|cuh|h|hpp):\d+(?::\d+)?: (?:fatal )?error: "),
     re.compile(r"^\S+\.pyx?:\d+: \w*(?:Warning|Error)\b"),                     # Python warnings.warn output
     re.compile(r"^\d+ validation errors? for \w+|^Value error, |\[type=\w+, input_value="),  # pydantic
     re.compile(r"^usage: [\w.-]+ \[|^[\w.-]+: error: "),                             # argparse
@@ -215,6 +218,8 @@ _MARKDOWN_RE = re.compile(r"^#{1,6}\s+(?![GC]PU blocks:)\S|^[-*+]\s+\S+(?:\s+\S+
 _PROSE_WORD_RE = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|we|our|us|you|your|please|thanks|thank|hi|hello|"
                             r"anyone|tried|trying|should|seems?|here is|here's|following|when I|what|why|how|"
                             r"does anyone|any idea|help)\b", re.I)
+# a short label written in CJK and a colon before a pasted line ("报错：", "错误信息: "): the line after it
+_CJK_LABEL_RE = re.compile(u"^[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,8}\\s*[:\uff1a]\\s*")
 _FENCE_RE = re.compile(r"^(?:```|~~~)")
 # bash/sh `set -x`: each command traced as "+ cmd" ("++ cmd" in a subshell)
 _XTRACE_RE = re.compile(r"^\+{1,3} (?:\[\[|\w+=|[\w./-]+(?:\s|$))")
@@ -248,6 +253,9 @@ def classify_line(raw):
     for regex in _LOG_LINE_RES:
         if regex.search(unquoted):
             return LOG
+    labelled = _CJK_LABEL_RE.match(unquoted)
+    if labelled and any(regex.search(unquoted[labelled.end():]) for regex in _LOG_LINE_RES):
+        return LOG  # "报错：RuntimeError: ..." (a short label in CJK before the line it pasted)
     if _COMMAND_RE.match(text) or _COMMAND_RE.match(unquoted) or _PROMPT_RE.match(unquoted):
         return COMMAND
     if _CJK_RE.search(text):

@@ -666,6 +666,90 @@ CASES = [
     ("a_reasoning_parser_this_process_never_registered",
      "KeyError: \"Reasoning parser 'my_think' not found. Available parsers: deepseek_r1, qwen3\"\n",
      "engine_core_generic", "unrecognized_argument", ["my_think", "reasoning_parser_plugin"]),
+    # set AS's rules, each in another wording than the held-out log it came from
+    ("another_process_holding_gigabytes_of_the_gpu",
+     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.02 GiB. GPU 1 has a total capacity of 23.57 "
+     "GiB of which 612.44 MiB is free. Process 99120 has 9.30 GiB memory in use. Including non-PyTorch memory, "
+     "this process has 13.60 GiB memory in use.\n" + WRAPPER,
+     "gpu_oom", "gpu_memory_held_by_other_processes", ["process 99120 has 9.30 GiB", "nvidia-smi"]),
+    ("xla_resource_exhausted_at_compile",
+     "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory "
+     "in memory space hbm. Used 17.21G of 15.75G hbm.\n",
+     "gpu_oom", "cuda_oom_generic", []),
+    ("tt_metal_l1_buffer",
+     "Out of Memory: Not enough space to allocate 4194304 B L1 buffer across 64 banks, where each bank needs to "
+     "store 65536 B\n",
+     "gpu_oom", "cuda_oom_generic", []),
+    ("an_architecture_refused_with_the_line_cut",
+     "ValueError: Model architectures ['Gemma3ForSequenceClassification'] are not supported for n\n",
+     "model_files", "architecture_unsupported", []),
+    ("pipeline_parallel_architecture_list",
+     "NotImplementedError: Pipeline parallelism is only supported for the following architectures: "
+     "['LlamaForCausalLM', 'MistralForCausalLM'].\n",
+     "tensor_parallel_config", "pp_unsupported", []),
+    ("c10d_store_unreachable",
+     "[W socket.cpp:663] [c10d] The client socket has failed to connect to [10.1.2.3]:29500 (errno: 113 - No "
+     "route to host).\n",
+     "tensor_parallel_config", "distributed_init_addr_unreachable", ["10.1.2.3:29500", "VLLM_HOST_IP"]),
+    ("c10d_store_timed_out",
+     "[E socket.cpp:957] [c10d] The client socket has timed out after 600s while trying to connect to "
+     "(192.168.0.7, 35111).\n",
+     "tensor_parallel_config", "distributed_init_addr_unreachable", ["192.168.0.7:35111"]),
+    ("a_vllm_module_without_its_compiled_extensions",
+     "ImportError: vllm.vllm_flash_attn requires the CUDA flash attention extensions (_vllm_fa3_C).\n",
+     "engine_core_generic", "vllm_install_incomplete", ["vllm.vllm_flash_attn", "clean venv"]),
+    ("mla_cache_data_type",
+     "ValueError: FlashMLA kv_data_type torch.float8_e5m2 is not supported on this device\n" + WRAPPER,
+     "cuda_driver_mismatch", "kv_cache_dtype_unsupported", []),
+    ("linker_without_libcuda_in_german",
+     "/usr/bin/ld: kann -lcuda nicht finden: Datei oder Verzeichnis nicht gefunden\n"
+     "collect2: error: ld returned 1 exit status\n",
+     "cuda_driver_mismatch", "triton_libcuda_not_found", []),
+    ("triton_asks_for_a_libcuda_symlink",
+     "AssertionError: libcuda.so cannot found!\nPossible files are located at ['/usr/lib/wsl/lib/libcuda.so.1']."
+     "Please create a symlink of libcuda.so to any of the files.\n",
+     "cuda_driver_mismatch", "triton_libcuda_not_found", []),
+    ("triton_cuda_utils_error_path",
+     "TypeError: CalledProcessError.__init__() missing 1 required positional argument: 'cmd'\n",
+     "cuda_driver_mismatch", "triton_launcher_compile_failed", []),
+    ("registry_inspection_subprocess",
+     "subprocess.CalledProcessError: Command '['/venv/bin/python3', '-m', 'vllm.model_executor.models.registry']' "
+     "returned non-zero exit status 1.\n",
+     "model_files", "transformers_incompatible", []),
+    ("a_tokenizer_cut_at_all_special_tokens_extended",
+     'Traceback (most recent call last):\n'
+     '  File "/venv/lib/python3.11/site-packages/vllm/transformers_utils/tokenizer.py", line 91, in '
+     'get_cached_tokenizer\n'
+     '    tokenizer.all_special_tokens_extended)\n',
+     "model_files", "transformers_incompatible", []),
+    ("hub_cache_directory_missing",
+     "huggingface_hub.errors.CacheNotFound: Cache directory not found: /mnt/models/hf. Please use `cache_dir` "
+     "argument or set `HF_HUB_CACHE` environment variable.\n",
+     "model_files", "hf_cache_dir_not_found", ["HF_HUB_CACHE"]),
+    ("pascal_refused_by_capability",
+     "RuntimeError: GPUs with compute capability below 7.0 are not supported.\n",
+     "cuda_driver_mismatch", "accelerator_generation_unsupported", ["compute capability", "7.0"]),
+    ("xformers_for_another_torch",
+     "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+     "    PyTorch 2.4.0+cu124 with CUDA 1204 (you have 2.4.0+cu121)\n"
+     "NotImplementedError: No operator found for `memory_efficient_attention_forward` with inputs:\n",
+     "cuda_driver_mismatch", "xformers_torch_cuda_mismatch", ["xformers"]),
+    ("cuda_home_with_a_leading_colon",
+     "[3/9] :/opt/cuda/bin/nvcc --generate-dependencies-with-compile --dependency-output x.cuda.o.d -c x.cu\n"
+     "FAILED: x.cuda.o\n",
+     "cuda_driver_mismatch", "cuda_home_env_malformed", ["CUDA_HOME"]),
+    ("flashinfer_missing_under_its_backend",
+     'Traceback (most recent call last):\n'
+     '  File "/venv/lib/python3.10/site-packages/vllm/attention/backends/flashinfer.py", line 215, in '
+     '_get_decode_wrapper\n'
+     '    self._decode_wrapper = BatchDecodeWithPagedKVCacheWrapper(\n'
+     "TypeError: 'NoneType' object is not callable\n",
+     "engine_core_generic", "flashinfer_not_installed", ["VLLM_ATTENTION_BACKEND"]),
+    ("a_cjk_label_before_the_pasted_error",
+     "\u547d\u4ee4\uff1avllm serve /data/qwen\n"
+     "\u62a5\u9519\uff1asafetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer\n"
+     "\u6211\u8bd5\u4e86\u91cd\u65b0\u4e0b\u8f7d\u4f46\u662f\u8fd8\u662f\u4e0d\u884c\n",
+     "model_files", "safetensors_header", []),
 ]
 
 
@@ -1214,3 +1298,11 @@ def test_any_processor_without_a_multimodal_attribute():
     for line in ("AttributeError: 'MinPLogitsProcessor' object has no attribute 'min_p_cpu'\n",
                  "AttributeError: 'ChatProcessor' object has no attribute 'eos_token_id'\n"):
         assert D.diagnose(line).get("cause") != "hf_processor_transformers_version_mismatch", line
+
+
+def test_a_sibling_cuda_context_is_not_another_program_holding_the_gpu():
+    # a few hundred MiB is a CUDA context (a trainer's worker, a monitor): the OOM is the server's own budget
+    got = D.diagnose("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+                     "capacity of 22.05 GiB of which 1.02 GiB is free. Process 29529 has 796.00 MiB memory in use. "
+                     "Including non-PyTorch memory, this process has 20.20 GiB memory in use.\n")
+    assert got["cause"] == "cuda_oom", got
