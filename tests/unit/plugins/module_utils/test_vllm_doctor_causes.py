@@ -675,7 +675,7 @@ CASES = [
     ("xla_resource_exhausted_at_compile",
      "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory "
      "in memory space hbm. Used 17.21G of 15.75G hbm.\n",
-     "gpu_oom", "cuda_oom_generic", []),
+     "gpu_oom", "cuda_oom_generic", ["accelerator ran out of memory", "gpu_memory_utilization"]),
     ("tt_metal_l1_buffer",
      "Out of Memory: Not enough space to allocate 4194304 B L1 buffer across 64 banks, where each bank needs to "
      "store 65536 B\n",
