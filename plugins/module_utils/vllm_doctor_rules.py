@@ -1612,6 +1612,8 @@ speculative_config_invalid engine_core_generic SPECIFIC
     num_speculative_tokens was provided but without speculative model
     A speculative model was provided, but `?num_speculative_tokens`? was not provided
     Expected num_speculative_tokens to be greater than zero
+    # 0.5's maybe_create_spec_config: the draft model and the number of speculative tokens refused as a pair
+    Expected both speculative_model and num_speculative_tokens to be provided
     Either prompt_lookup_max or prompt_lookup_min must be provided
     prompt_lookup_min=\d+ must be <= prompt_lookup_max
     Unsupported speculative method:? '?([\w-]+)

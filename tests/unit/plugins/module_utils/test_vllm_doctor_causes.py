@@ -745,6 +745,10 @@ CASES = [
      '    self._decode_wrapper = BatchDecodeWithPagedKVCacheWrapper(\n'
      "TypeError: 'NoneType' object is not callable\n",
      "engine_core_generic", "flashinfer_not_installed", ["VLLM_ATTENTION_BACKEND"]),
+    ("a_draft_model_and_token_count_refused",
+     "ValueError: Expected both speculative_model and num_speculative_tokens to be provided, but found "
+     "speculative_model='/models/draft' and num_speculative_tokens=8.\n" + WRAPPER,
+     "engine_core_generic", "speculative_config_invalid", []),
     ("a_cjk_label_before_the_pasted_error",
      "\u547d\u4ee4\uff1avllm serve /data/qwen\n"
      "\u62a5\u9519\uff1asafetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer\n"
