@@ -123,6 +123,12 @@ def _fix_gpu_oom_text(finding, facts, live, lines):
     other = re.findall(r"Process (\d+) has ([\d.]+ [MG]iB) memory in use", text)
     if live and live.get("gpu_free_mib"):
         detail += " Free now: %s MiB." % ", ".join(str(x) for x in live["gpu_free_mib"])
+    if finding.rule == "accelerator_oom":
+        # another accelerator's allocator (an NPU's, XLA's on TPU, tt-metal's): no CUDA allocator settings
+        return ("The accelerator ran out of memory%s. Lower %s / max_num_seqs / max_model_len (the KV cache and, on "
+                "TPU, the compiled programs grow with them), or serve a smaller or quantized model "
+                "(vllm_model_source) or over more devices (tensor_parallel_size)."
+                % (detail, _fmt_opt(gpu_memory_utilization=_floor2((gmu or 0.9) - 0.05))))
     if re.search(r"cuda_graph|cudagraph|graph capture|capture_end|Capturing CUDA graph|cuda\.graph", window, re.I):
         return ("CUDA out of memory while capturing CUDA graphs%s. Set %s, or lower gpu_memory_utilization "
                 "(e.g. %.2f) / max_num_seqs." % (detail, _fmt_opt(enforce_eager="true"),
@@ -132,12 +138,6 @@ def _fix_gpu_oom_text(finding, facts, live, lines):
                 "quantized model (vllm_model_source), more GPUs (vllm_service_options.tensor_parallel_size), or free "
                 "the GPU." % (detail, "; other processes hold GPU memory (%s)" % ", ".join(
                     "pid %s: %s" % p for p in other[:3]) if other else ""))
-    if finding.rule == "cuda_oom_generic" and not re.search(r"cuda|cublas|cudnn|nccl|\bhip\b", text, re.I):
-        # another accelerator's allocator (an NPU's, XLA's on TPU, tt-metal's): no CUDA allocator settings
-        return ("The accelerator ran out of memory%s. Lower %s / max_num_seqs / max_model_len (the KV cache and, on "
-                "TPU, the compiled programs grow with them), or serve a smaller or quantized model "
-                "(vllm_model_source) or over more devices (tensor_parallel_size)."
-                % (detail, _fmt_opt(gpu_memory_utilization=_floor2((gmu or 0.9) - 0.05))))
     return ("CUDA out of memory%s. Lower %s / max_num_seqs / max_model_len, set enforce_eager: true, and "
             "vllm_service_env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (with tensor_parallel_size above 1 "
             "also disable_custom_all_reduce: true, which cannot share expandable segments' memory)."

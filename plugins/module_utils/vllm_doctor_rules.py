@@ -129,12 +129,16 @@ profiling_changed gpu_oom SPECIFIC
 # the engine raises "No available memory for the cache blocks" next (a log cut before that line)
 no_cache_blocks gpu_oom SPECIFIC
     the rest of the memory reserved for KV Cache is -\d
-cuda_oom_generic gpu_oom SPECIFIC-5
+# another accelerator's own allocator ran out (its fix leaves out CUDA's allocator settings)
+accelerator_oom gpu_oom SPECIFIC-5
     # XLA (TPU): a program's compile or load reserving more HBM / on-chip memory than there is
     RESOURCE_EXHAUSTED: [^\n]{0,160}(?:Ran out of memory in memory space|Attempting to reserve [\d.]+\s*[KMGT]?i?B?\b[^\n]{0,40}not possible)
     # tt-metal's allocator (Tenstorrent): a buffer (the KV cache) larger than the device's free DRAM or L1
     Out of Memory: Not enough space to allocate \d+ B (?:DRAM|L1)\b
-    (?:cuda|gpu|nccl|cublas|cudnn|device|npu|xpu|hpu|mps)\b[^\n]{0,80}\bout of memory
+    # torch_npu's (Ascend), IPEX's (Intel XPU), Habana's and Apple's (MPS backend) own wordings
+    \b(?:npu|xpu|hpu|mps)\b(?: backend)?[^\n]{0,80}\bout of memory
+cuda_oom_generic gpu_oom SPECIFIC-5
+    (?:cuda|gpu|nccl|cublas|cudnn|device)\b[^\n]{0,80}\bout of memory
     \bout of memory\b[^\n]{0,80}\b(?:cuda|gpu|device)\b
 zero_blocks gpu_oom LIKELY
     # (?:GPU|cuda) blocks: 0\b

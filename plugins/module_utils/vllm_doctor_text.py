@@ -204,7 +204,9 @@ _LOG_LINE_RES = [
                r"^If you are a user of the module, the easiest solution will be to|^downgrade to 'numpy<2' or try|"
                r"^We expect that some modules will need time to support NumPy 2"),
 ]
-_CJK_RE = re.compile(u"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uff01-\uff5e\u3001-\u3011]")
+# CJK letters (kana, ideographs, hangul) and, for _CJK_RE, the full-width punctuation written with them
+_CJK_LETTERS = u"\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK_RE = re.compile(u"[" + _CJK_LETTERS + u"\uff01-\uff5e\u3001-\u3011]")
 # shell prompts: "user@host:~$ cmd", "(venv) PS C:\x> cmd", "C:\x>cmd"
 _PROMPT_RE = re.compile(r"^(?:\([\w.-]+\)\s*)?(?:[\w.-]+@[\w.-]+:[^\s$#]*[$#]|(?:PS )?[A-Z]:\\[^>]*>)\s*\S")
 _COMMAND_RE = re.compile(r"^(?:\$|#|>)\s*(?:sudo\s+)?(?:pip3?|uv|vllm|python3?|docker|podman|export|conda|git|curl|"
@@ -219,7 +221,7 @@ _PROSE_WORD_RE = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|we|our|us|you|your|pleas
                             r"anyone|tried|trying|should|seems?|here is|here's|following|when I|what|why|how|"
                             r"does anyone|any idea|help)\b", re.I)
 # a short label written in CJK and a colon before a pasted line ("报错：", "错误信息: "): the line after it
-_CJK_LABEL_RE = re.compile(u"^[\u3400-\u9fff\uac00-\ud7af\u3040-\u30ff]{1,8}\\s*[:\uff1a]\\s*")
+_CJK_LABEL_RE = re.compile(u"^[" + _CJK_LETTERS + u"]{1,8}\\s*[:\uff1a]\\s*")
 _FENCE_RE = re.compile(r"^(?:```|~~~)")
 # bash/sh `set -x`: each command traced as "+ cmd" ("++ cmd" in a subshell)
 _XTRACE_RE = re.compile(r"^\+{1,3} (?:\[\[|\w+=|[\w./-]+(?:\s|$))")

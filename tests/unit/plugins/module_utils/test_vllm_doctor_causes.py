@@ -275,7 +275,7 @@ CASES = [
      "got {'factor': 8.0, 'low_freq_factor': 1.0, 'rope_type': 'llama3'}\n", "model_files",
      "transformers_incompatible", ["vllm_install_version", "4.43"]),
     ("npu_oom", "RuntimeError: NPU out of memory. Tried to allocate 2.00 GiB (NPU 0; 60.97 GiB total capacity)\n",
-     "gpu_oom", "cuda_oom_generic", []),
+     "gpu_oom", "accelerator_oom", ["accelerator ran out of memory"]),
     ("ptxas_new_arch", "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'\n" + WRAPPER,
      "cuda_driver_mismatch", "triton_ptxas_arch_unsupported", ["TRITON_PTXAS_PATH", "vllm_install_version"]),
     ("flash_attn_abi", "ImportError: /opt/venv/lib/python3.12/site-packages/flash_attn_2_cuda.cpython-312-x86_64-"
@@ -675,11 +675,24 @@ CASES = [
     ("xla_resource_exhausted_at_compile",
      "jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: XLA:TPU compile permanent error. Ran out of memory "
      "in memory space hbm. Used 17.21G of 15.75G hbm.\n",
-     "gpu_oom", "cuda_oom_generic", ["accelerator ran out of memory", "gpu_memory_utilization"]),
+     "gpu_oom", "accelerator_oom", ["accelerator ran out of memory", "gpu_memory_utilization"]),
     ("tt_metal_l1_buffer",
      "Out of Memory: Not enough space to allocate 4194304 B L1 buffer across 64 banks, where each bank needs to "
      "store 65536 B\n",
-     "gpu_oom", "cuda_oom_generic", []),
+     "gpu_oom", "accelerator_oom", ["accelerator ran out of memory"]),
+    ("xpu_oom_during_load",
+     "(EngineCore_DP0 pid=812) ERROR 05-02 10:11:12 [core.py:700] RuntimeError: XPU out of memory. Tried to "
+     "allocate 1.50 GiB (GPU 0; 15.11 GiB total capacity; 14.02 GiB already allocated)\n"
+     "  File \"/opt/venv/lib/python3.12/site-packages/vllm/model_executor/model_loader/default_loader.py\", "
+     "line 300, in load_weights\n",
+     "gpu_oom", "accelerator_oom", ["accelerator ran out of memory"]),
+    ("mps_backend_oom",
+     "RuntimeError: MPS backend out of memory (MPS allocated: 17.50 GB, other allocations: 1.20 GB, max allowed: "
+     "18.13 GB). Tried to allocate 512.00 MB on private pool.\n",
+     "gpu_oom", "accelerator_oom", ["accelerator ran out of memory"]),
+    ("a_gpu_oom_of_another_wording_stays_generic",
+     "RuntimeError: GPU out of memory while allocating the KV cache on device 0\n",
+     "gpu_oom", "cuda_oom_generic", ["expandable_segments"]),
     ("an_architecture_refused_with_the_line_cut",
      "ValueError: Model architectures ['Gemma3ForSequenceClassification'] are not supported for n\n",
      "model_files", "architecture_unsupported", []),
