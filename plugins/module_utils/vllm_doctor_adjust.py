@@ -51,6 +51,11 @@ def _adjust(findings, lines, facts, live):
             exc = _exception_after(lines, finding.line.idx)
             if exc is not None and exc.idx not in specific_idx and not _EXC_WRAPPER_RE.search(exc.text):
                 finding = Finding(finding.category, LIKELY, exc, rule, finding.match, "error")
+        elif rule == "vllm_install_incomplete" and facts["windows"] and "vllm._C" in finding.line.text:
+            # vllm._C missing under a native Windows Python (drive-letter paths, a PowerShell prompt): the
+            # PyPI package has no Windows build, so nothing is incomplete that an install could complete
+            finding = Finding("wsl_specific", finding.strength, finding.line, "native_windows_unsupported",
+                              finding.match, finding.kind)
         elif rule == "cuda_unknown":
             if facts["wsl"]:
                 finding = Finding("wsl_specific", 50, finding.line, rule, finding.match, "error")
@@ -334,7 +339,9 @@ _PLATFORM_PLUGIN_PATH_RE = re.compile(r"[/\\]vllm_(?:ascend|gaudi|hpu|spyre|rbln
                                       r"tt|xpu|npu)[/\\]")
 # A vLLM package directory in a frame path (site-packages/vllm/, a source checkout's vllm/vllm/), not a
 # wrapper's vllm_engine.py or vllm_ascend/.
-_VLLM_PATH_RE = re.compile(r"[/\\]vllm[/\\]")
+# vLLM's own package: site-/dist-packages/vllm/, or any .../vllm/ of a path outside site-packages (a
+# source checkout); not another package's vllm folder (xinference/model/llm/vllm/core.py)
+_VLLM_PATH_RE = re.compile(r"(?:site|dist)-packages[/\\]vllm[/\\]|^(?!.*(?:site|dist)-packages)(?:.*[/\\])?vllm[/\\]")
 # an engine argument the installed release lacks, where Python names no class (3.9 and older) or the
 # class is vLLM's: the call on the code line above says whose __init__ it was
 _UNEXPECTED_KWARG_RE = re.compile(r"^TypeError: (?:\w+\.)?__init__\(\) got an unexpected keyword argument '(\w+)'")

@@ -266,6 +266,12 @@ def _fix_cuda(finding, facts, live, lines):
         return ("CUDA cannot reach the NVIDIA driver. Check `nvidia-smi`; on WSL the driver is the Windows one "
                 "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
                 "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
+    if finding.rule == "cuda_library_version_skew" and "CUBLAS_STATUS" in finding.line.text:
+        return ("cuBLAS refused the arguments of a GEMM that torch's own build passes: the cuBLAS loaded is "
+                "another release than the one torch was built with (an nvidia-cublas wheel upgraded over torch's "
+                "pin, or a system CUDA's libcublas first on LD_LIBRARY_PATH). Reinstall the venv from vLLM's "
+                "pinned requirements (vllm_python_rebuild: true) and keep system CUDA lib directories out of "
+                "LD_LIBRARY_PATH (vllm_service_env).")
     if finding.rule == "cuda_library_version_skew":
         libs = _set_groups(finding.match)
         return ("A CUDA library of the installed torch (%s) needs a newer %s than the copy loaded first: an older "
@@ -364,6 +370,16 @@ def _fix_model(finding, facts, live, lines):
     text = finding.line.text
     model = facts.get("model")
     where = " (%s)" % model if model else ""
+    if finding.rule == "transformers_incompatible" and finding.kind == "frame" and "CONFIG_MAPPING" in text:
+        at = _position(lines, finding.line)
+        key = next((m.group(1) for m in (re.match(r"KeyError: '([\w.-]+)'", l.text) for l in lines[at + 1:at + 6])
+                    if m), None)
+        return ("transformers' AutoConfig has no config class for the model_type%s in the checkpoint's config.json%s: "
+                "the installed transformers is older than the model (or the checkpoint names a model_type no "
+                "release registers, such as a sub-model's). Move vllm_install_version to a release whose "
+                "transformers knows the model (the model card names one), or serve a checkpoint whose "
+                "config.json names a released model_type (vllm_model_source)."
+                % (" '%s'" % key if key else "", where))
     if finding.rule == "transformers_incompatible" and finding.kind == "frame":
         at = _position(lines, finding.line)
         imported = next((l.text for l in lines[at + 1:at + 3] if _TRANSFORMERS_IMPORT_RE.match(l.text)), "")
@@ -428,7 +444,7 @@ def _fix_too_old(text, facts):
 def _fix_model_cause(finding, text, where):
     match = finding.match
     if finding.rule == "gguf_architecture_unsupported":
-        arch = (match.group(1) or match.group(2)) if match else "?"
+        arch = (_set_groups(match) or ["?"])[0]
         return ("vLLM (through transformers' GGUF reader) cannot load a GGUF file of architecture %s%s. Serve the "
                 "model's safetensors checkpoint (or an AWQ/GPTQ one) via vllm_model_source instead of the .gguf, "
                 "or a vllm_install_version whose GGUF support lists %s; llama.cpp serves that GGUF meanwhile."
@@ -1775,6 +1791,95 @@ cuda_driver_mismatch kv_cache_dtype_unsupported
     FP8 type the GPU has no kernels for (fp8, e4m3, below compute capability 8.9, where Triton lists
     only fp8e4b15 and fp8e5). Set kv_cache_dtype to auto, to fp8_e5m2 where only e4m3 is missing, or to
     the dtype the line suggests, or remove it.
+engine_core_generic vllm_dist_metadata_missing
+    The installed vLLM has no package metadata named "vllm" (a fork published under another name, such as
+    a Pascal build, or a source tree put on PYTHONPATH), so its platform check cannot read the version and
+    no platform (CUDA, ROCm, CPU) is detected. Install vLLM as the package "vllm" (this project's
+    vllm_install_version in a clean venv: vllm_python_rebuild: true); for a fork, install it with its
+    metadata under that name or pin the platform with VLLM_TARGET_DEVICE in vllm_service_env.
+engine_core_generic multiple_llm_instances_one_process_unsupported
+    A second LLM() was built in a process whose first one still holds vLLM's parallel groups. One engine
+    per process: run each model in its own process (a server per model: vllm_instances), or tear the
+    first down before building the next (del llm, then vllm.distributed.destroy_model_parallel() and
+    destroy_distributed_environment()).
+engine_core_generic model_runner_v2_unsupported
+    VLLM_USE_V2_MODEL_RUNNER=1 forces Model Runner V2, which does not yet support a feature this
+    configuration uses (the line names it: a speculative method, parallel drafting, a context-parallel
+    mode). Remove VLLM_USE_V2_MODEL_RUNNER from vllm_service_env (vLLM then falls back to the V1 runner
+    by itself) or set it to "0"; or drop the feature from vllm_service_options.
+tensor_parallel_config pp_offline_llm_engine_unsupported
+    This vLLM release runs pipeline parallelism only in the async engine (the OpenAI server), not in the
+    offline LLM class. Serve the model (this project's service) with pipeline_parallel_size, use tensor
+    parallelism alone for offline runs, or a newer vllm_install_version (V1 runs pipeline parallelism in
+    both).
+engine_core_generic mtp_weights_not_loaded
+    vLLM's loader left the model's multi-token-prediction (MTP) layers unfilled: this release does not map
+    this checkpoint's MTP/shared-head tensor names (a loader bug or regression for this model). Use a
+    vllm_install_version whose loader handles the model (the model card names one), or, where the
+    release allows it, serve without MTP speculative decoding (no speculative_config).
+model_files moe_quant_scheme_unsupported
+    The checkpoint's quantization scheme has no fused-MoE kernel in this vLLM release (asymmetric
+    weight-only quantization, with zero points, of the experts). Quantize the experts symmetrically
+    (llm-compressor/AutoRound with symmetric: true), serve a checkpoint quantized that way
+    (vllm_model_source), or a vllm_install_version whose MoE kernels take the scheme.
+model_files quantized_moe_gate_layer_unsupported
+    The checkpoint quantizes the MoE router gate (mlp.gate) too, but vLLM keeps that small layer in full
+    precision and looks for its unquantized weight. Re-quantize with the gate excluded (AutoRound/GPTQ:
+    leave mlp.gate out of the quantized layers), serve a checkpoint made that way (vllm_model_source), or
+    a vllm_install_version that loads a quantized gate.
+model_files llama_tokenizer_load_failed
+    The LLaMA tokenizer of the model could not be loaded (sentencepiece or protobuf missing from the
+    venv, or a tokenizer.model transformers cannot read). Install sentencepiece and protobuf in the venv,
+    or point vLLM at a working tokenizer (tokenizer in vllm_service_options, e.g. the base model's); on
+    a vLLM this old, a current vllm_install_version loads the fast tokenizer.
+engine_core_generic ray_import_failed
+    vLLM could not import Ray (this release hides the ImportError and then lacks RayWorker): Ray, or a
+    package Ray imports (pandas for ray[default] on some releases), is missing or broken in the venv.
+    `python -c "import ray"` in the venv shows which; install ray[default] into it, or run on one GPU
+    without Ray (distributed_executor_backend: mp).
+cuda_driver_mismatch nccl_cuda_operation_not_supported
+    NCCL's set-up called a CUDA feature this GPU refuses ('operation not supported'): most often a
+    virtual GPU in a VM (VMware/KVM vGPU) without unified memory, or with cuMem/multicast off. Enable
+    unified memory for the vGPU (VMware: pciPassthru0.cfg.enable_uvm = 1 in the VM's settings), or set
+    vllm_service_env NCCL_CUMEM_ENABLE: "0"; an older NCCL that does not use the feature also works.
+cuda_driver_mismatch nccl_nvls_multicast_setup_failed
+    NCCL failed to set up NVLink SHARP (NVLS) multicast on this NVSwitch system: the driver or the
+    container cannot create multicast objects (fabric manager, or IMEX channels, not reachable from the
+    container). Set vllm_service_env NCCL_NVLS_ENABLE: "0" (NCCL then uses plain NVLink), or give the
+    container the fabric manager's devices and a driver with multicast support.
+wsl_specific windows_torch_without_libuv
+    A native Windows torch without libuv, asked for a libuv TCPStore (the default since torch 2.4):
+    this is a native Windows Python, where vLLM does not run. Run vLLM inside WSL2 (this project's
+    vllm_wsl_* settings) or on Linux; in a Windows-only fork, set USE_LIBUV=0 in its environment.
+wsl_specific gloo_device_unsupported_on_windows
+    torch's Gloo backend finds no network device for this machine's hostname: a native Windows (or
+    macOS) torch, where vLLM does not run. Run vLLM inside WSL2 (this project's vllm_wsl_* settings) or
+    on Linux; in a Windows-only fork, set GLOO_SOCKET_IFNAME to a real interface.
+cuda_driver_mismatch tpu_metadata_server_unreachable
+    vLLM's TPU platform reads the TPU's type and topology from the GCE metadata server
+    (metadata.google.internal), which this host or container cannot reach: not a Cloud TPU VM, or a
+    container without the host's network. Run on the TPU VM with host networking (docker --net=host,
+    --privileged), or set the TPU environment (TPU_ACCELERATOR_TYPE, TPU_WORKER_ID and the rest) in
+    vllm_service_env.
+engine_core_generic vllm_linux_only_platform_assert
+    vLLM builds and runs only on Linux (on Windows inside WSL2); pip tried to build it from source on
+    another system (macOS, native Windows). On Windows run this project against WSL2 (vllm_wsl_*); on a
+    Mac use a Linux machine or container, or Apple's own backend (vllm-metal), which this project does not
+    install.
+python_version_unsupported x86_64_python_on_apple_silicon
+    The Python is an x86_64 (Intel) build on macOS, for which torch publishes no wheels since 2.3; on an
+    Apple Silicon Mac it runs under Rosetta. Use an arm64 Python (python.org's universal2 installer, uv
+    python install, or Homebrew under /opt/homebrew), check with python -c "import platform;
+    print(platform.machine())", then recreate the venv.
+wsl_specific wsl_pin_memory_warning_once_circular_import
+    This vLLM release imports vllm.utils.torch_utils back through its own WSL pin-memory warning, so under
+    WSL it fails at import (a circular import, fixed upstream in vLLM PR #48444). Use a
+    vllm_install_version with the fix, or the release before the regression.
+tensor_parallel_config ray_placement_group_bundle_multi_gpu
+    vLLM was handed a Ray placement group with a bundle of more than one GPU; it places one worker per
+    bundle of one GPU. Give the group one bundle per GPU ({"GPU": 1, "CPU": 1} times
+    tensor_parallel_size x pipeline_parallel_size; Ray Serve: placement_group_bundles), or let vLLM make
+    its own group (no placement group passed).
 """
 
 

@@ -571,6 +571,7 @@ max_model_len_too_large model_files CERTAIN
 gguf_architecture_unsupported model_files CERTAIN
     GGUF model with architecture ([\w.-]+) is not supported
     GGUF (?:model|file)s? (?:with|of) architecture ([\w.-]+) (?:is|are) not supported
+    Unknown gguf model_type: ([\w.-]+)
 # vllm/config/model.py _verify_quantization: --quantization differs from the checkpoint's config
 quantization_mismatch model_files CERTAIN
     Quantization method specified in the model config \(([\w-]+)\) does not match the quantization method specified in the `?quantization`? argument \(([\w-]+)\)
@@ -851,7 +852,6 @@ gpus_exceed tensor_parallel_config CERTAIN
     GPUs per node is not divisible by the number of tensor parallelism
     set tensor_parallel_size to less than max local gpu count
     tensor parallel size.* greater than .*GPUs
-    Placement group bundle cannot have more than
 # vllm/v1/worker/gpu_worker.py init_device asserts that a rank's local index (data-parallel local rank x
 # TP x PP + its TP/PP rank) is below the devices this process sees: a data- or tensor-parallel size over
 # the GPUs it was given (vLLM-Omni: a top-level --tensor-parallel-size reaching a stage given one GPU).
@@ -993,6 +993,7 @@ flashinfer_not_installed engine_core_generic CONTEXT frame
     vllm/attention/backends/flashinfer\.py", line \d+, in _get_(?:prefill|decode)_wrapper
 quantization_capability_check cuda_driver_mismatch CONTEXT frame
     compressed_tensors\.py", line \d+, in _check_scheme_supported
+    ^\s*self\._check_scheme_supported\(scheme\.get_min_capability\(\)\)\s*$
 mm_frame multimodal_processor CONTEXT frame
     vllm/multimodal/(?:profiling|processing)(?:\.py|/)
     _warmup_mm_processor
@@ -1763,6 +1764,99 @@ option_value_invalid engine_core_generic SPECIFIC
 # config/vllm.py: a KV cache dtype the attention backend does not store
 kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
     nvfp4 KV cache is not supported with MLA
+# ---- Rules from held-out set AT's misses (stop 38), each from its raise site --------------------
+# vllm/platforms/__init__.py vllm_version_matches_substr: the installed distribution has no "vllm" metadata
+# (a fork published under another name, a source tree on PYTHONPATH), so the CUDA plugin's check of the
+# version cannot run and no platform is detected: a packaging fault, not a missing GPU
+vllm_dist_metadata_missing engine_core_generic SPECIFIC+5
+    The vLLM package was not found, so its version could not be inspected
+# vllm/distributed/parallel_state.py: a second LLM() in the process that built the first (its tensor-
+# parallel group is still there)
+multiple_llm_instances_one_process_unsupported engine_core_generic SPECIFIC
+    tensor model parallel group is already initialized
+    (?:pipeline|data|expert) model parallel group is already initialized
+# vllm/config/vllm.py: VLLM_USE_V2_MODEL_RUNNER=1 forced Model Runner V2 for a feature it lacks (left
+# unset, vLLM falls back to the V1 runner with a warning, which has no colon)
+model_runner_v2_unsupported engine_core_generic SPECIFIC
+    Model Runner V2 does not yet support: ([^\[\n]+?)(?:\s*\[type=|$)
+# vllm/engine/llm_engine.py (0.5/0.6): pipeline parallelism only through the async engine (the server),
+# not the offline LLM class
+pp_offline_llm_engine_unsupported tensor_parallel_config SPECIFIC
+    Pipeline parallelism is only supported through AsyncLLMEngine
+# weight loading of the multi-token-prediction (MTP) layers: the release's loader does not map this
+# checkpoint's MTP or shared-head tensors (DeepSeek/GLM MTP naming: enorm, hnorm, eh_proj, shared_head)
+mtp_weights_not_loaded engine_core_generic SPECIFIC+2
+    Following weights were not initialized from checkpoint:\s*\{[^\n]*\b(?:enorm|hnorm|eh_proj|shared_head|mtp_block|mtp)\b
+# fused-MoE kernels of a quantized checkpoint's scheme (compressed-tensors WNA16 with zero points)
+moe_quant_scheme_unsupported model_files SPECIFIC
+    Only symmetric quantization is supported for MoE
+# a quantized MoE checkpoint whose router gate (mlp.gate) is quantized too: vLLM keeps the gate in full
+# precision and looks for its unquantized weight
+quantized_moe_gate_layer_unsupported model_files SPECIFIC+2
+    KeyError: '[\w.]*\.(?:mlp|block_sparse_moe|moe)\.gate\.(?:qweight|qzeros|scales|g_idx|weight_packed|weight_scale)'
+# vllm/transformers_utils/tokenizer.py (0.1/0.2): LlamaTokenizer failing to load (sentencepiece or
+# protobuf missing, a tokenizer.model transformers cannot read)
+llama_tokenizer_load_failed model_files SPECIFIC
+    Failed to load the tokenizer\. If you are using a LLaMA-based model, use '[\w/-]+' instead of the original tokenizer
+# vllm/engine/ray_utils.py (0.1/0.2) defines RayWorker only when `import ray` succeeds: its ImportError
+# (Ray, or a package Ray needs, such as pandas) shows as this name missing
+ray_import_failed engine_core_generic SPECIFIC
+    cannot import name 'RayWorker' from 'vllm\.engine\.ray_utils'
+# NCCL's communicator init on a GPU that lacks a CUDA feature it uses: a virtual GPU (VMware/KVM vGPU)
+# without unified memory, cuMem/multicast refused
+nccl_cuda_operation_not_supported cuda_driver_mismatch SPECIFIC
+    init\.cc:\d+ NCCL WARN Cuda failure '?operation not supported'?
+# NCCL's NVLink SHARP (NVLS) multicast set-up failing on an NVSwitch system (fabric manager / IMEX not
+# reachable from the container, a driver without multicast objects)
+nccl_nvls_multicast_setup_failed cuda_driver_mismatch SPECIFIC
+    transport/nvls\.cc:\d+ NCCL WARN Cuda failure
+# torch's TCPStore on a native Windows build without libuv (torch >= 2.4 asks for it by default)
+windows_torch_without_libuv wsl_specific SPECIFIC
+    use_libuv was requested but PyTorch was built without libuv support
+# torch's Gloo on native Windows/macOS: no device for the machine's hostname
+gloo_device_unsupported_on_windows wsl_specific LIKELY
+    makeDeviceForHostname\(\): unsupported gloo device
+# torch_xla / vLLM's TPU platform reading the TPU topology from the GCE metadata server: not a TPU VM,
+# or a container without the host's network
+tpu_metadata_server_unreachable cuda_driver_mismatch SPECIFIC
+    HTTPConnectionPool\(host='metadata\.google\.internal'
+    Failed to (?:get|fetch) (?:the )?TPU (?:metadata|topology)[^\n]{0,60}metadata\.google\.internal
+# vLLM's setup.py (building from source) on macOS or native Windows
+vllm_linux_only_platform_assert engine_core_generic SPECIFIC
+    vLLM only supports Linux platform \(including WSL\)
+# uv/pip finding no torch wheel for an x86_64 macOS Python: torch has none since 2.3; on Apple Silicon
+# that Python is an Intel build run under Rosetta
+x86_64_python_on_apple_silicon python_version_unsupported SPECIFIC
+    has no wheels with a matching platform tag \(e\.g\., `macosx_\d+_\d+_x86_64`\)
+# vllm/utils/torch_utils.py importing itself back through the WSL pin-memory warning (a release whose
+# is_pin_memory_available logs through a module that imports torch_utils): hit only under WSL
+wsl_pin_memory_warning_once_circular_import wsl_specific SPECIFIC
+    cannot import name '\w+' from partially initialized module 'vllm\.utils\.torch_utils'
+# CPU backends (vllm-cpu, IPEX's CPU server): a kernel built for an instruction set the CPU lacks (AVX-512
+# on an older or virtual CPU) kills the process with SIGILL
+cpu_isa_missing cuda_driver_mismatch SPECIFIC+2
+    Illegal instruction[^\n]{0,40}(?:core dumped)?[^\n]*(?:--device[ =]cpu\b|\bvllm[._]cpu\b|\.cpu\.entrypoints\b|vllm-cpu\b)
+# cuBLAS rejecting a GEMM's arguments at the first bf16 matmul: the nvidia-cublas wheel is another CUDA
+# minor than the torch build expects (a pip upgrade of one nvidia-* wheel)
+cuda_library_version_skew cuda_driver_mismatch LIKELY
+    CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemm(?:Ex|StridedBatchedEx)\(
+# vllm/executor/ray_utils.py initialize_ray_cluster: a placement group handed to vLLM (Ray Serve's
+# placement_group_bundles, a trainer's own group) has a bundle with more than one GPU; vLLM places one
+# worker per bundle of one GPU
+ray_placement_group_bundle_multi_gpu tensor_parallel_config SPECIFIC+3
+    Placement group bundle cannot have more than 1 GPU
+# vLLM 0.6's engine process logs only str(KeyError): the missing tensor's name, quoted, on its ERROR line;
+# a bitsandbytes statistic (absmax, quant_map, quant_state) names a pre-quantized checkpoint
+bnb_checkpoint_without_bnb_load_format model_files SPECIFIC
+    ^'(?:\w+\.)+(?:absmax|quant_map|nested_absmax|nested_quant_map|quant_state\.bitsandbytes__\w+)'\s*$
+# vllm/_custom_ops.py: vLLM's compiled extension is not in the install (a build without it; on a native
+# Windows Python there is none to have: _adjust makes that native_windows_unsupported)
+vllm_install_incomplete engine_core_generic LIKELY
+    Failed to import from vllm\._C with ModuleNotFoundError\(["']?No module named 'vllm\._C'
+# huggingface AutoConfig's CONFIG_MAPPING[model_type]: a KeyError there is a model_type the installed
+# transformers has no config class for (a traceback that ends in the bare KeyError)
+transformers_incompatible model_files CONTEXT frame
+    config_class = CONFIG_MAPPING\[config_dict\["model_type"\]\]
 """
 _STRENGTHS = {"CERTAIN": CERTAIN, "SPECIFIC": SPECIFIC, "LIKELY": LIKELY, "WRAPPER": WRAPPER,
               "CONTEXT": CONTEXT, "CONTEXT_WEAK": CONTEXT_WEAK}

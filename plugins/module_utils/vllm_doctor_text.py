@@ -46,8 +46,10 @@ _PREFIX_RES = [
     # dmesg
     re.compile(r"^\[\s*\d+\.\d+\]\s"),
     re.compile(r"^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d [\d:]{8} \d{4}\]\s"),
-    # markdown quote "> " (logs pasted into issues and chats)
+    # markdown quote "> " (logs pasted into issues and chats), and the bar a rendered quote copies as
+    # (U+258E, U+2502, U+2503: a quote block copied from a chat or a rendered page)
     re.compile(r"^>+\s"),
+    re.compile(u"^[\u258e\u2502\u2503]\\s"),
     # torch distributed "[rank0]: "
     re.compile(r"^\[rank\d+\]:\s?"),
     # Python logging "WARNING worker.py:2037 -- "
