@@ -149,11 +149,16 @@ def _shutdown_noise(lines):
 
 
 def _attempt_start(lines):
-    """Index where the last start attempt begins (0 when none is marked)."""
-    last = 0
-    for line in lines:
+    """Index where the last start attempt begins (0 when none is marked). The process's own INFO/WARNING
+    lines just before its mark (vLLM's import-time platform detection, printed before the server's
+    banner) belong to that attempt: the start moves back over them, up to a line of another level."""
+    last, pos = 0, None
+    for at, line in enumerate(lines):
         if _START_MARK_RE.search(line.text) or _START_MARK_RE.search(line.raw):
-            last = line.idx
+            last, pos = line.idx, at
+    while pos and lines[pos - 1].level in ("INFO", "WARNING", "DEBUG") and lines[pos - 1].idx + 1 == last:
+        pos -= 1
+        last = lines[pos].idx
     return last
 
 

@@ -42,9 +42,14 @@ _WRAPPER_SUBCOMMAND_RE = re.compile(r"^([^:]{1,40}): error: argument (?:command|
 def _adjust(findings, lines, facts, live):
     """Context-dependent promotions and demotions. Returns the adjusted list."""
     specific_idx = set(f.line.idx for f in findings if f.kind == "error" and f.strength >= LIKELY)
+    # vLLM's package metadata missing: the platform check that reads it then finds no platform, so "no
+    # platform detected" and the empty device string after it are its consequences, not a missing GPU
+    no_metadata = any(f.rule == "vllm_dist_metadata_missing" for f in findings)
     out = []
     for finding in findings:
         rule = finding.rule
+        if no_metadata and rule == "no_gpu_visible":
+            finding = Finding(finding.category, CONTEXT, finding.line, rule, finding.match, "context")
         if rule == "mm_frame":
             # A generic exception raised inside the multimodal processor/profiler is a processor failure;
             # an OOM or another known cause raised there keeps its own category (it is stronger).

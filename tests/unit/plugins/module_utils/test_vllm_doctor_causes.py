@@ -767,6 +767,107 @@ CASES = [
      "\u62a5\u9519\uff1asafetensors_rust.SafetensorError: Error while deserializing header: MetadataIncompleteBuffer\n"
      "\u6211\u8bd5\u4e86\u91cd\u65b0\u4e0b\u8f7d\u4f46\u662f\u8fd8\u662f\u4e0d\u884c\n",
      "model_files", "safetensors_header", []),
+    # rules from set AT's misses, in wordings of other releases, models and hosts
+    ("metadata_missing_before_no_platform",
+     "WARNING 03-02 08:00:01 [__init__.py:31] The vLLM package was not found, so its version could not be "
+     "inspected. This may cause platform detection to fail.\n"
+     "INFO 03-02 08:00:01 [__init__.py:250] No platform detected, vLLM is running on UnspecifiedPlatform\n"
+     "RuntimeError: Device string must not be empty\n",
+     "engine_core_generic", "vllm_dist_metadata_missing", ["VLLM_TARGET_DEVICE"]),
+    ("a_second_llm_in_the_notebook",
+     "AssertionError: pipeline model parallel group is already initialized\n",
+     "engine_core_generic", "multiple_llm_instances_one_process_unsupported", ["destroy_model_parallel"]),
+    ("model_runner_v2_forced_for_prefill_context_parallel",
+     "ValueError: Model Runner V2 does not yet support: prefill context parallelism\n" + WRAPPER,
+     "engine_core_generic", "model_runner_v2_unsupported", ["VLLM_USE_V2_MODEL_RUNNER"]),
+    ("pp_in_the_offline_class_of_0_6",
+     "NotImplementedError: Pipeline parallelism is only supported through AsyncLLMEngine as performance will "
+     "be severely degraded otherwise.\n",
+     "tensor_parallel_config", "pp_offline_llm_engine_unsupported", ["pipeline_parallel_size"]),
+    ("deepseek_mtp_layer_left_empty",
+     "ValueError: Following weights were not initialized from checkpoint: {'model.layers.61.eh_proj.weight', "
+     "'model.layers.61.enorm.weight'}\n" + WRAPPER,
+     "engine_core_generic", "mtp_weights_not_loaded", ["vllm_install_version"]),
+    ("asymmetric_experts_refused",
+     "(EngineCore_DP0 pid=88) AssertionError: Only symmetric quantization is supported for MoE\n" + WRAPPER,
+     "model_files", "moe_quant_scheme_unsupported", ["symmetric"]),
+    ("gptq_mixtral_router_gate_quantized",
+     "KeyError: 'model.layers.3.block_sparse_moe.gate.qzeros'\n",
+     "model_files", "quantized_moe_gate_layer_unsupported", ["mlp.gate"]),
+    ("llama_tokenizer_of_an_old_release",
+     "RuntimeError: Failed to load the tokenizer. If you are using a LLaMA-based model, use "
+     "'hf-internal-testing/llama-tokenizer' instead of the original tokenizer.\n",
+     "model_files", "llama_tokenizer_load_failed", ["sentencepiece"]),
+    ("ray_worker_name_missing",
+     "ImportError: cannot import name 'RayWorker' from 'vllm.engine.ray_utils' (/opt/vllm/vllm/engine/ray_utils.py)\n",
+     "engine_core_generic", "ray_import_failed", ["import ray"]),
+    ("nccl_refused_on_a_kvm_vgpu",
+     "node1:77:77 [0] init.cc:430 NCCL WARN Cuda failure 'operation not supported'\n"
+     "RuntimeError: NCCL error: unhandled cuda error\n",
+     "cuda_driver_mismatch", "nccl_cuda_operation_not_supported", ["NCCL_CUMEM_ENABLE"]),
+    ("nvls_failing_in_a_gke_pod",
+     "gpu-pod:12:12 [3] transport/nvls.cc:161 NCCL WARN Cuda failure 801 'operation not supported'\n"
+     "RuntimeError: NCCL error: unhandled cuda error\n",
+     "cuda_driver_mismatch", "nccl_nvls_multicast_setup_failed", ["NCCL_NVLS_ENABLE"]),
+    ("libuv_store_on_windows",
+     "  File \"C:\\venv\\Lib\\site-packages\\torch\\distributed\\rendezvous.py\", line 189, in _create_c10d_store\n"
+     "RuntimeError: use_libuv was requested but PyTorch was built without libuv support\n",
+     "wsl_specific", "windows_torch_without_libuv", ["WSL2"]),
+    ("gloo_device_on_windows",
+     "RuntimeError: makeDeviceForHostname(): unsupported gloo device\n",
+     "wsl_specific", "gloo_device_unsupported_on_windows", ["GLOO_SOCKET_IFNAME"]),
+    ("tpu_metadata_from_a_container",
+     "requests.exceptions.ConnectionError: HTTPConnectionPool(host='metadata.google.internal', port=80): Max "
+     "retries exceeded with url: /computeMetadata/v1/instance/attributes/accelerator-type\n",
+     "cuda_driver_mismatch", "tpu_metadata_server_unreachable", ["TPU_ACCELERATOR_TYPE"]),
+    ("vllm_built_on_windows",
+     "      AssertionError: vLLM only supports Linux platform (including WSL).\n"
+     "error: subprocess-exited-with-error\n",
+     "engine_core_generic", "vllm_linux_only_platform_assert", ["WSL2"]),
+    ("pip_on_an_intel_python_on_a_mac",
+     "  \u2570\u2500\u25b6 Because torch==2.9.0 has no wheels with a matching platform tag (e.g., "
+     "`macosx_15_0_x86_64`) and you require torch==2.9.0, we can conclude that your requirements are "
+     "unsatisfiable.\n",
+     "python_version_unsupported", "x86_64_python_on_apple_silicon", ["arm64"]),
+    ("wsl_circular_import_of_torch_utils",
+     "ImportError: cannot import name 'is_pin_memory_available' from partially initialized module "
+     "'vllm.utils.torch_utils' (most likely due to a circular import)\n",
+     "wsl_specific", "wsl_pin_memory_warning_once_circular_import", ["48444"]),
+    ("sigill_on_vllm_cpu",
+     "run.sh: line 4:  311 Illegal instruction     (core dumped) vllm serve /models/q --device cpu\n",
+     "cuda_driver_mismatch", "cpu_isa_missing", ["AVX"]),
+    ("cublas_rejects_a_strided_gemm",
+     "RuntimeError: CUDA error: CUBLAS_STATUS_INVALID_VALUE when calling `cublasGemmStridedBatchedEx(handle, "
+     "opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF)`\n",
+     "cuda_driver_mismatch", "cuda_library_version_skew", ["vllm_python_rebuild"]),
+    ("config_mapping_keyerror_of_a_new_model",
+     "Traceback (most recent call last):\n"
+     '  File "/venv/lib/python3.12/site-packages/transformers/models/auto/configuration_auto.py", line 1180, in '
+     "from_pretrained\n"
+     '    config_class = CONFIG_MAPPING[config_dict["model_type"]]\n'
+     '  File "/venv/lib/python3.12/site-packages/transformers/models/auto/configuration_auto.py", line 870, in '
+     "__getitem__\n"
+     "    raise KeyError(key)\n"
+     "KeyError: 'qwen3_5_moe'\n",
+     "model_files", "transformers_incompatible", ["'qwen3_5_moe'", "vllm_install_version"]),
+    ("gguf_model_type_unknown",
+     "RuntimeError: Unknown gguf model_type: phi4\n",
+     "model_files", "gguf_architecture_unsupported", ["phi4"]),
+    ("bnb_statistic_named_alone",
+     "ERROR 01-10 10:00:00 engine.py:366] 'model.layers.5.self_attn.q_proj.weight.quant_map'\n",
+     "model_files", "bnb_checkpoint_without_bnb_load_format", ["bitsandbytes"]),
+    ("vllm_c_missing_on_native_windows",
+     "PS C:\\work> vllm serve Qwen/Qwen2.5-0.5B\n"
+     "WARNING 01-02 10:00:00 _custom_ops.py:20] Failed to import from vllm._C with "
+     "ModuleNotFoundError(\"No module named 'vllm._C'\")\n",
+     "wsl_specific", "native_windows_unsupported", ["WSL2"]),
+    ("placement_group_of_two_gpu_bundles",
+     "ValueError: Placement group bundle cannot have more than 1 GPU.\n",
+     "tensor_parallel_config", "ray_placement_group_bundle_multi_gpu", ["placement_group_bundles"]),
+    ("a_quote_bar_before_a_wrapped_message",
+     "\u258e ValueError: To serve at least one request with the model's max seq len (131072),\n"
+     "\u258e 16.00 GiB KV cache is needed, which is larger than the available KV cache memory (9.50 GiB).\n",
+     "gpu_oom", "kv_gib", ["max_model_len"]),
 ]
 
 
@@ -1323,3 +1424,54 @@ def test_a_sibling_cuda_context_is_not_another_program_holding_the_gpu():
                      "capacity of 22.05 GiB of which 1.02 GiB is free. Process 29529 has 796.00 MiB memory in use. "
                      "Including non-PyTorch memory, this process has 20.20 GiB memory in use.\n")
     assert got["cause"] == "cuda_oom", got
+
+
+def test_the_model_runner_v2_fallback_warning_is_no_failure():
+    # left unset, vLLM logs the gap and runs the V1 runner: no colon after "support", not an error
+    result = D.diagnose("WARNING 05-01 10:00:00 [vllm.py:2267] Model Runner V2 does not yet support ngram/ngram_gpu "
+                        "speculative decoding; using the V1 model runner instead.\n")
+    assert result.get("cause") != "model_runner_v2_unsupported"
+
+
+def test_vllm_c_missing_on_linux_is_an_incomplete_install():
+    result = D.diagnose("WARNING 01-02 10:00:00 _custom_ops.py:20] Failed to import from vllm._C with "
+                        "ModuleNotFoundError(\"No module named 'vllm._C'\")\n")
+    assert (result["category"], result["cause"]) == ("engine_core_generic", "vllm_install_incomplete")
+
+
+def test_a_vllm_folder_of_another_package_is_not_vllms_own():
+    # xinference/model/llm/vllm/core.py importing a module vLLM removed: the wrapper's, not vLLM's install
+    log = ("Traceback (most recent call last):\n"
+           '  File "/env/lib/python3.10/site-packages/xinference/model/llm/vllm/core.py", line 383, in load\n'
+           "    from vllm.executor.executor_base import ExecutorBase\n"
+           "ModuleNotFoundError: No module named 'vllm.executor'\n")
+    assert D.diagnose(log)["cause"] == "wrapper_vllm_version_mismatch"
+    inside = log.replace("xinference/model/llm/vllm/core.py", "vllm/engine/llm_engine.py")
+    assert D.diagnose(inside)["cause"] == "vllm_install_incomplete"
+
+
+def test_sigill_without_a_cpu_backend_stays_an_illegal_instruction():
+    result = D.diagnose("run.sh: line 4:  311 Illegal instruction     (core dumped) vllm serve /models/q\n"
+                        "Fatal Python error: Illegal instruction\n")
+    assert result["cause"] != "cpu_isa_missing"
+
+
+def test_weights_not_initialized_outside_mtp_layers_are_not_mtp():
+    result = D.diagnose("ValueError: Following weights were not initialized from checkpoint: "
+                        "{'model.layers.3.mlp.experts.w13_weight'}\n")
+    assert result.get("cause") != "mtp_weights_not_loaded"
+
+
+def test_import_time_lines_before_the_banner_belong_to_its_attempt():
+    # vLLM detects the platform at import, before the server prints its banner: the same attempt
+    log = ("WARNING 06-21 19:07:50 [__init__.py:25] The vLLM package was not found, so its version could not be "
+           "inspected. This may cause platform detection to fail.\n"
+           "INFO 06-21 19:07:50 [__init__.py:243] No platform detected, vLLM is running on UnspecifiedPlatform\n"
+           "INFO 06-21 19:07:56 [api_server.py:1043] vLLM API server version 0.8.5\n")
+    result = D.diagnose(log)
+    assert result["cause"] == "vllm_dist_metadata_missing"
+    assert "earlier start attempt" not in result["fix"]
+    # an error line before those is an earlier attempt's: the last attempt's own cause comes first
+    earlier = D.diagnose("ERROR 06-21 19:00:00 [core.py:700] torch.OutOfMemoryError: CUDA out of memory.\n" + log)
+    assert earlier["cause"] == "vllm_dist_metadata_missing"
+    assert "earlier start attempt" not in earlier["fix"]
