@@ -323,7 +323,9 @@ _GENERIC_EXC_IGNORE = re.compile(r"^(?:RuntimeError: Engine|Exception: WorkerPro
                                  r"queue\.Empty|ChildProcessError|SystemError: <built-in|OSError: \[Errno 9\]|"
                                  r"asyncio\.exceptions\.CancelledError|CancelledError|SystemExit|"
                                  r"\w*EngineDeadError|UserWarning|DeprecationWarning|FutureWarning|RuntimeWarning|"
-                                 r"ResourceWarning)")
+                                 r"ResourceWarning|"
+                                 # Ray's actor wrapper: the creation task's own error is inside it
+                                 r"ray\.exceptions\.ActorDiedError: The actor died because of an error raised in its creation task)")
 
 
 def _unrecognised_exception(lines, findings):

@@ -266,6 +266,12 @@ def _fix_cuda(finding, facts, live, lines):
         return ("CUDA cannot reach the NVIDIA driver. Check `nvidia-smi`; on WSL the driver is the Windows one "
                 "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
                 "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
+    if finding.rule == "cuda_library_version_skew" and "toolkit headers" in finding.line.text:
+        return ("The CUDA compiler (nvcc) and the CUDA headers a JIT build (FlashInfer's) compiles against are of "
+                "different releases: a pip nvidia-cuda-nvcc beside a system toolkit, or CUDA_HOME pointing at "
+                "another CUDA than the venv's. Point CUDA_HOME (vllm_service_env) at one toolkit whose nvcc and "
+                "headers match, new enough for the GPU (Blackwell's SM 12.x needs CUDA 12.9 or newer), and "
+                "clear ~/.cache/flashinfer.")
     if finding.rule == "cuda_library_version_skew" and "CUBLAS_STATUS" in finding.line.text:
         return ("cuBLAS refused the arguments of a GEMM that torch's own build passes: the cuBLAS loaded is "
                 "another release than the one torch was built with (an nvidia-cublas wheel upgraded over torch's "
@@ -1880,6 +1886,54 @@ tensor_parallel_config ray_placement_group_bundle_multi_gpu
     bundle of one GPU. Give the group one bundle per GPU ({"GPU": 1, "CPU": 1} times
     tensor_parallel_size x pipeline_parallel_size; Ray Serve: placement_group_bundles), or let vLLM make
     its own group (no placement group passed).
+cuda_driver_mismatch nvml_not_supported
+    NVML answered "Not Supported" to a call vLLM makes while it starts: this NVML offers only part of its
+    API (WSL2's, a vGPU's, Jetson's), and this vLLM release needs the call. Use a vllm_install_version that
+    does not call it there (on WSL2, vLLM fixed the engine process's NVML use in PR #32749), or run on a
+    host whose driver gives NVML in full.
+cuda_driver_mismatch npu_op_kernel_unavailable
+    The Ascend CANN kernel package has no kernel of this operator for this NPU (aclnn's kernel config
+    could not be parsed): the opp/kernels package is of another CANN release than the toolkit, or the chip
+    (310P and others) is one this vllm-ascend/CANN release does not build the operator for. Install the
+    CANN kernels package matching the toolkit and the chip, in the versions vllm-ascend names for this
+    release.
+cuda_driver_mismatch cann_driver_mismatch
+    The Ascend runtime refused the device's set-up (ACL error 500001 setting the compile options): the
+    CANN toolkit in the image and the NPU driver and firmware on the host are of releases that do not go
+    together. Use the image (or CANN toolkit) made for the host's driver, or upgrade the driver and
+    firmware to the release that CANN version needs (npu-smi info shows the driver).
+cuda_driver_mismatch deepgemm_arch_unsupported
+    The DeepGEMM in this vLLM build has no kernels (JIT headers) for this GPU's architecture (GB10's
+    sm_121, for example, in a build made for sm_90/sm_100). Turn DeepGEMM off (vllm_service_env
+    VLLM_USE_DEEP_GEMM: "0"), so vLLM uses its CUTLASS/Triton FP8 kernels, or use a build of vLLM and
+    DeepGEMM made for this architecture (vllm_install_version).
+cuda_driver_mismatch deepgemm_jit_compile_failed
+    DeepGEMM's JIT compiler (nvcc, run at warm-up) failed to build a kernel: nvcc missing or of another
+    CUDA release than the headers, or an architecture that nvcc cannot target. Turn DeepGEMM off
+    (vllm_service_env VLLM_USE_DEEP_GEMM: "0"), or give the venv the CUDA toolkit the build expects
+    (CUDA_HOME pointing at it) and clear ~/.cache/vllm/deep_gemm.
+cuda_driver_mismatch triton_shared_memory_exceeded
+    A Triton kernel vLLM compiles at start-up asks for more shared memory (LDS on AMD) per block than this
+    GPU has: its tile sizes were tuned for datacenter GPUs. Choose another attention backend or kernel
+    path for this GPU (VLLM_ATTENTION_BACKEND, or turn off the platform's fused kernels, e.g.
+    VLLM_ROCM_USE_AITER: "0" on ROCm, in vllm_service_env), or a vllm_install_version with configs for
+    this GPU.
+cuda_driver_mismatch flashinfer_jit_build_failed
+    FlashInfer's JIT build of a kernel at start-up failed (ninja, in ~/.cache/flashinfer): nvcc missing or
+    of another CUDA release than the headers, or an architecture this nvcc cannot target. Read the
+    compiler's first error above; give the venv the CUDA toolkit FlashInfer expects (CUDA_HOME), install
+    flashinfer's pre-built kernels (flashinfer-cubin / flashinfer-jit-cache) for this CUDA, or choose
+    another backend (VLLM_ATTENTION_BACKEND, VLLM_USE_FLASHINFER_SAMPLER: "0" in vllm_service_env).
+tensor_parallel_config wrapper_vllm_device_not_visible
+    The trainer (TRL's GRPO) was told to put vLLM on a GPU its process cannot see: with one visible GPU
+    there is no cuda:1. Make that GPU visible to the trainer (CUDA_VISIBLE_DEVICES listing the training
+    GPUs and vLLM's), or run vLLM as its own server (trl vllm-serve, or this project's service) and
+    point the trainer at it.
+engine_core_generic torch_compile_cache_stale
+    torch.compile's cache (~/.cache/vllm/torch_compile_cache) holds graphs another build or run wrote,
+    which this one cannot read back. Delete that directory (or set VLLM_CACHE_ROOT in vllm_service_env
+    to a fresh one) and start again; set compilation_config's cache off (VLLM_DISABLE_COMPILE_CACHE: "1")
+    if it recurs.
 """
 
 

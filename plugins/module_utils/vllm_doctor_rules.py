@@ -430,6 +430,7 @@ no_kernel_image cuda_driver_mismatch SPECIFIC
 # toolkit's for a JIT-built kernel library
 triton_ptxas_arch_unsupported cuda_driver_mismatch SPECIFIC
     Value '(sm_\d+[af]?)' is not defined for option 'gpu-name'
+    PTX \.version [\d.]+ does not support \.target (sm_\d+[af]?)
     ptxas fatal\s*:.{0,40}(sm_\d+[af]?)
 # torch/_inductor and triton's own check (torch/utils/_triton.py, _inductor/scheduler.py): Triton compiles
 # for compute capability 7.0 and newer only; a Pascal (6.x) or older GPU cannot run torch.compile's
@@ -1764,6 +1765,67 @@ option_value_invalid engine_core_generic SPECIFIC
 # config/vllm.py: a KV cache dtype the attention backend does not store
 kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
     nvfp4 KV cache is not supported with MLA
+# ---- Rules from held-out set AU's misses (stop 38), each from its raise site --------------------
+# a vLLM module of one model (its config class, its model file) that the installed release does not
+# have: the model is newer than the release (a pasted message that lost its quotes included)
+vllm_too_old_for_model model_files SPECIFIC+3
+    No module named '?vllm\.(?:transformers_utils\.configs|model_executor\.models)\.(\w+)'?
+# vLLM's messages for an interface a plugin or wrapper still uses after a release moved it
+# ("X has been moved to `Y` in v0.16. You should override `Y` instead.")
+wrapper_vllm_version_mismatch engine_core_generic SPECIFIC
+    \b[\w.]+ has been (?:moved to `?[\w.]+`?|removed) in v\d+\.\d+\b
+# NVML answering NVML_ERROR_NOT_SUPPORTED to a call vLLM makes (WSL2's and vGPUs' NVML offer only part of
+# the API; Jetson's has none of it)
+nvml_not_supported cuda_driver_mismatch LIKELY
+    NVMLError_NotSupported: Not Supported
+# Ascend CANN: an operator kernel the installed kernel package does not have for this NPU (310P and other
+# chips a release does not build every aclnn kernel for, or an opp package of another CANN release)
+npu_op_kernel_unavailable cuda_driver_mismatch LIKELY
+    Parse dynamic kernel config fail
+    AclOpKernelInit failed opType
+# torch_npu setting up the device: ACL refuses the compile options (error 500001, "the internal ACL of
+# the system is incorrect"): the CANN toolkit in the image and the host's NPU driver are of releases
+# that do not go together
+cann_driver_mismatch cuda_driver_mismatch LIKELY
+    AclSetCompileopt\([^)]*\), error code is 500001
+# Ascend's runtime opening a device index the node does not have: more ranks than local NPUs (a
+# multi-node size run with the single-node executor, ASCEND_RT_VISIBLE_DEVICES narrower than the ranks)
+gpus_exceed tensor_parallel_config LIKELY
+    rtSetDevice execute failed, reason=\[device id error\]
+# DeepGEMM's JIT headers for this GPU's architecture are not in the build (GB10's sm_121 in a wheel
+# made for sm_90/sm_100), seen as its include parser failing to open them
+deepgemm_arch_unsupported cuda_driver_mismatch SPECIFIC
+    Failed to open: \S*deep_gemm/ ?include/\S*?\b(sm_?\d{2,3}a?)_
+    Failed to open: \S*[/\\]deep_gemm[/\\]\S*$
+# DeepGEMM's JIT compiler (nvcc, launched from its kernel runtime) failed to build a kernel at warm-up
+deepgemm_jit_compile_failed cuda_driver_mismatch LIKELY
+    jit/kernel_runtime\.hpp:\d+\): exit_code == 0
+# Triton: a kernel's configuration needs more shared memory (LDS on AMD) than this GPU has per block
+# (a config tuned for datacenter GPUs run on a consumer or RDNA GPU)
+triton_shared_memory_exceeded cuda_driver_mismatch SPECIFIC
+    OutOfResources: out of resource: shared memory, Required: (\d+), Hardware limit: (\d+)
+# FlashAttention 3's kernels (hopper/) launched on a GPU they are not built for (xformers' bundled FA3 on
+# Blackwell or Ada): the launch fails with "invalid argument"
+attention_backend_unsupported cuda_driver_mismatch SPECIFIC
+    flash-attention/hopper/\S+\): invalid argument
+# TRL's GRPO trainer: the GPU it was told to put vLLM on (vllm_device) is not visible to the process
+wrapper_vllm_device_not_visible tensor_parallel_config SPECIFIC
+    The requested device for vllm \(([\w:]+)\) is not available
+# a trainer's or framework's own wait for the server it launched to report healthy
+ready_timeout engine_core_generic 35 wrapper
+    Timeout waiting for vLLM server (?:to be )?healthy
+# torch.compile's cache under ~/.cache/vllm/torch_compile_cache written by another build: the graph's
+# hash cannot be read back
+torch_compile_cache_stale engine_core_generic SPECIFIC
+    AssertionError: failed to get the hash of the compiled graph
+# FlashInfer's JIT build of a kernel at start-up (its cache under ~/.cache/flashinfer) failing in ninja:
+# nvcc missing or of another CUDA than the headers, or an architecture this nvcc cannot target
+flashinfer_jit_build_failed cuda_driver_mismatch LIKELY
+    ninja: Entering directory [`'"]?\S*[/\\]flashinfer[/\\]\S*(?:cached_ops|generated)\b
+# FlashInfer's JIT: nvcc and the CUDA headers it compiles against are of different releases (a pip
+# nvidia-cuda-nvcc beside a system toolkit)
+cuda_library_version_skew cuda_driver_mismatch SPECIFIC
+    CUDA compiler and CUDA toolkit headers are incompatible
 # ---- Rules from held-out set AT's misses (stop 38), each from its raise site --------------------
 # vllm/platforms/__init__.py vllm_version_matches_substr: the installed distribution has no "vllm" metadata
 # (a fork published under another name, a source tree on PYTHONPATH), so the CUDA plugin's check of the

@@ -180,6 +180,7 @@ _LOG_LINE_RES = [
     re.compile(r"^\((?:raylet|gcs_server|APIServer|EngineCore\w*|VllmWorker\w*|Worker\w*)\b[^)]*\)"),
     re.compile(r"^" + _LEVELS + r"\s+\d{2}-\d{2}\s+\d{2}:\d{2}:\d{2}"),    # vLLM header INFO 12-01 10:00:00
     re.compile(r"^" + _LEVELS + r"(?::\s+|\s+\[?\d{4}-\d{2}-\d{2})"),      # uvicorn INFO:     / severity + date
+    re.compile(r"^" + _LEVELS + r":[\w.]+:\S"),                            # Python logging's LEVEL:logger:message
     re.compile(r"^\[?\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|\s)"),             # ISO timestamps, dates
     re.compile(r"^[A-Z][a-z]{2}\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}\s"),          # journald / syslog
     re.compile(r"^\[\s*\d+\.\d+\]\s"),                                     # dmesg
@@ -293,7 +294,7 @@ def log_line_mask(raw_lines):
     A text with fewer than MIXED_MIN_PROSE prose lines, or with prose under MIXED_MIN_SHARE of its
     lines, is all log (a terminal session with its commands included); so is a text without a single
     log line (an error quoted only in a sentence is still the best evidence there is). Otherwise log lines are
-    kept, prose and commands dropped, and neutral lines follow the nearest labelled line before
+    kept (blank ones too), prose and commands dropped, and neutral lines follow the nearest labelled line before
     them (after them at the start), except that what a command printed and what a sentence ending
     in a colon introduces ("I get this error:") are kept; inside a code fence they are kept too. A short
     run of English prose between two log lines is a log message without a prefix and is kept.
@@ -350,7 +351,8 @@ def log_line_mask(raw_lines):
             resolved[pos] = following
         elif resolved[pos] in (LOG, PROSE, COMMAND):
             following = resolved[pos]
-    return [label in (LOG, NEUTRAL) for label in resolved]
+    # a blank line carries nothing to read either way: kept, so the kept lines' positions stay the log's
+    return [label in (LOG, NEUTRAL, BLANK) for label in resolved]
 
 
 MAX_LINES = 20000  # a failed start is at the end; older lines only cost time

@@ -868,6 +868,66 @@ CASES = [
      "\u258e ValueError: To serve at least one request with the model's max seq len (131072),\n"
      "\u258e 16.00 GiB KV cache is needed, which is larger than the available KV cache memory (9.50 GiB).\n",
      "gpu_oom", "kv_gib", ["max_model_len"]),
+    # rules from set AU's misses, in wordings of other releases, models and hosts
+    ("a_model_file_the_release_lacks",
+     "ModuleNotFoundError: No module named 'vllm.model_executor.models.gemma4'\n",
+     "model_files", "vllm_too_old_for_model", ["vllm_install_version"]),
+    ("an_interface_removed_in_a_release",
+     "AttributeError: SamplingParams.logits_processors has been removed in v0.10. Use a LogitsProcessor "
+     "class instead.\n",
+     "engine_core_generic", "wrapper_vllm_version_mismatch", []),
+    ("nvml_partial_on_a_vgpu",
+     "pynvml.NVMLError_NotSupported: Not Supported\n" + WRAPPER,
+     "cuda_driver_mismatch", "nvml_not_supported", ["NVML"]),
+    ("ascend_kernel_missing_for_the_chip",
+     "EZ9999: Inner Error!\n"
+     "EZ9999  AclOpKernelInit failed opType. Maybe caused by the following reasons:\n",
+     "cuda_driver_mismatch", "npu_op_kernel_unavailable", ["CANN"]),
+    ("ascend_image_for_another_driver",
+     "RuntimeError: SetPrecisionMode:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:158 NPU function error: "
+     "at_npu::native::AclSetCompileopt(aclCompileOpt::ACL_PRECISION_MODE, precision_mode), error code is 500001\n",
+     "cuda_driver_mismatch", "cann_driver_mismatch", ["npu-smi"]),
+    ("ascend_device_index_absent",
+     "        rtSetDevice execute failed, reason=[device id error][FUNC:FuncErrorReason]\n",
+     "tensor_parallel_config", "gpus_exceed", []),
+    ("deepgemm_headers_for_sm110",
+     "RuntimeError: Assertion error (include_parser.hpp:69): Failed to open: "
+     "/venv/lib/python3.12/site-packages/deep_gemm/include/deep_gemm/impls/sm110_fp8_gemm_1d2d.cuh\n",
+     "cuda_driver_mismatch", "deepgemm_arch_unsupported", ["VLLM_USE_DEEP_GEMM"]),
+    ("deepgemm_nvcc_failed",
+     "RuntimeError: Assertion error (csrc/jit/kernel_runtime.hpp:52): exit_code == 0\n",
+     "cuda_driver_mismatch", "deepgemm_jit_compile_failed", ["VLLM_USE_DEEP_GEMM"]),
+    ("triton_lds_on_an_mi50",
+     "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, Hardware limit: "
+     "65536. Reducing block sizes or `num_stages` may help.\n",
+     "cuda_driver_mismatch", "triton_shared_memory_exceeded", ["VLLM_ATTENTION_BACKEND"]),
+    ("fa3_kernel_on_ada",
+     "CUDA error (/build/flash-attention/hopper/flash_fwd_launch_template.h:190): invalid argument\n" + WRAPPER,
+     "cuda_driver_mismatch", "attention_backend_unsupported", []),
+    ("trl_vllm_device_absent",
+     "ValueError: The requested device for vllm (cuda:3) is not available. You are likely using vLLM without "
+     "restricting the number of GPUs for training.\n",
+     "tensor_parallel_config", "wrapper_vllm_device_not_visible", ["CUDA_VISIBLE_DEVICES"]),
+    ("a_trainer_waiting_for_health",
+     "TimeoutError: Timeout waiting for vLLM server to be healthy\n",
+     "engine_core_generic", "ready_timeout", []),
+    ("compiled_graph_hash_unreadable",
+     "AssertionError: failed to get the hash of the compiled graph\n" + WRAPPER,
+     "engine_core_generic", "torch_compile_cache_stale", ["torch_compile_cache"]),
+    ("nvcc_and_headers_of_two_releases",
+     "CUDA compiler and CUDA toolkit headers are incompatible\n",
+     "cuda_driver_mismatch", "cuda_library_version_skew", ["CUDA_HOME"]),
+    ("flashinfer_jit_ninja",
+     "RuntimeError: Ninja build failed. Ninja output:\n"
+     "ninja: Entering directory `/root/.cache/flashinfer/0.5.3/90/generated/batch_prefill_fp16'\n",
+     "cuda_driver_mismatch", "flashinfer_jit_build_failed", ["flashinfer"]),
+    ("ptx_version_too_old_for_the_target",
+     "ptxas /tmp/x.ptx, line 6; error   : PTX .version 8.5 does not support .target sm_121a\n",
+     "cuda_driver_mismatch", "triton_ptxas_arch_unsupported", []),
+    ("ray_actor_wrapping_the_wrapper",
+     "ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, "
+     "ray::LLMActor.__init__() (pid=9, ip=10.0.0.2)\n" + WRAPPER,
+     "engine_core_generic", "core_init_failed", []),
 ]
 
 
@@ -1475,3 +1535,20 @@ def test_import_time_lines_before_the_banner_belong_to_its_attempt():
     earlier = D.diagnose("ERROR 06-21 19:00:00 [core.py:700] torch.OutOfMemoryError: CUDA out of memory.\n" + log)
     assert earlier["cause"] == "vllm_dist_metadata_missing"
     assert "earlier start attempt" not in earlier["fix"]
+
+
+def test_python_loggings_default_format_is_log():
+    # "LEVEL:logger:message" (logging.basicConfig), a wrapper's own log of vLLM's error
+    log = ("Loading the model now, this may take a while\n"
+           "ERROR:app.engine:Failed to load model: MyProcessor._get_data_parser has been moved to "
+           "`BaseProcessingInfo.build_data_parser` in v0.16. You should override it instead.\n")
+    result = D.diagnose(log)
+    assert result["cause"] == "wrapper_vllm_version_mismatch"
+    assert result["evidence"].startswith("ERROR:app.engine:")
+
+
+def test_a_process_without_a_nvml_answer_on_wsl_is_still_named():
+    result = D.diagnose("pynvml.NVMLError_NotSupported: Not Supported\n")
+    assert result["cause"] == "nvml_not_supported"
+    assert "WSL2" in result["fix"]
+
