@@ -325,7 +325,8 @@ _GENERIC_EXC_IGNORE = re.compile(r"^(?:RuntimeError: Engine|Exception: WorkerPro
                                  r"\w*EngineDeadError|UserWarning|DeprecationWarning|FutureWarning|RuntimeWarning|"
                                  r"ResourceWarning|"
                                  # Ray's actor wrapper: the creation task's own error is inside it
-                                 r"ray\.exceptions\.ActorDiedError: The actor died because of an error raised in its creation task)")
+                                 r"ray\.exceptions\.ActorDiedError: The actor died because of an error raised in "
+                                 r"its creation task)")
 
 
 def _unrecognised_exception(lines, findings):

@@ -342,10 +342,9 @@ def _vllm_source_checkout(lines):
 # a hardware platform plugin's package directory (vllm-ascend, vllm-gaudi, ...) in a frame path
 _PLATFORM_PLUGIN_PATH_RE = re.compile(r"[/\\]vllm_(?:ascend|gaudi|hpu|spyre|rbln|metax|kunlun|musa|mlu|neuron|"
                                       r"tt|xpu|npu)[/\\]")
-# A vLLM package directory in a frame path (site-packages/vllm/, a source checkout's vllm/vllm/), not a
-# wrapper's vllm_engine.py or vllm_ascend/.
-# vLLM's own package: site-/dist-packages/vllm/, or any .../vllm/ of a path outside site-packages (a
-# source checkout); not another package's vllm folder (xinference/model/llm/vllm/core.py)
+# vLLM's own package directory in a frame path: site-/dist-packages/vllm/, or a .../vllm/ of a path outside
+# site-packages (a source checkout's vllm/vllm/); not a wrapper's vllm_engine.py or vllm_ascend/, nor another
+# package's vllm folder under site-packages (xinference/model/llm/vllm/core.py)
 _VLLM_PATH_RE = re.compile(r"(?:site|dist)-packages[/\\]vllm[/\\]|^(?!.*(?:site|dist)-packages)(?:.*[/\\])?vllm[/\\]")
 # an engine argument the installed release lacks, where Python names no class (3.9 and older) or the
 # class is vLLM's: the call on the code line above says whose __init__ it was
