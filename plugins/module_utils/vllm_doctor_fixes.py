@@ -406,9 +406,9 @@ def _fix_model(finding, facts, live, lines):
                 "(vllm_model_source with huggingface-cli/hf download, not git clone without git-lfs); check sizes "
                 "against the hub." % (" (%s)" % name.group(0) if name else "", where))
     if finding.rule == "hf_access":
-        return ("The model%s could not be fetched from Hugging Face (gated, private, wrong id or offline). Put an "
-                "HF token with access in the vault (the service reads it), fix vllm_model_source, or pre-download it."
-                % where)
+        return ("The model%s could not be fetched from Hugging Face (gated, private, wrong id or offline, or the Hub "
+                "answered with a server error: a 5xx is the Hub's, retry later). Put an HF token with access in the "
+                "vault (the service reads it), fix vllm_model_source, or pre-download it." % where)
     if finding.rule == "head_size":
         size = re.search(r"head_dim=(\d+)|Head size (\d+)", text)
         size = (size.group(1) or size.group(2)) if size else "?"
@@ -1929,6 +1929,12 @@ tensor_parallel_config wrapper_vllm_device_not_visible
     there is no cuda:1. Make that GPU visible to the trainer (CUDA_VISIBLE_DEVICES listing the training
     GPUs and vLLM's), or run vLLM as its own server (trl vllm-serve, or this project's service) and
     point the trainer at it.
+trust_remote_code remote_code_file_unreachable
+    The model's custom code (the .py file the log names, listed in auto_map of its config or tokenizer
+    config) is looked up on the Hugging Face Hub: auto_map points at a Hub repository ("repo--file"), and
+    this host cannot reach the Hub or the local copy lacks the file. Download the model with its .py files
+    (vllm_model_source to the full snapshot), or edit auto_map in config.json / tokenizer_config.json to
+    the local file names; keep vllm_service_options trust_remote_code: true.
 engine_core_generic torch_compile_cache_stale
     torch.compile's cache (~/.cache/vllm/torch_compile_cache) holds graphs another build or run wrote,
     which this one cannot read back. Delete that directory (or set VLLM_CACHE_ROOT in vllm_service_env

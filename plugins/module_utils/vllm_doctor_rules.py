@@ -1102,6 +1102,8 @@ ready_timeout engine_core_generic 35 wrapper
 # argparse: a flag this vLLM does not have (or "--flag value" passed as one argument)
 unrecognized_argument engine_core_generic CERTAIN
     error: unrecognized arguments?: (.+)$
+# retyped from a screenshot without argparse's spaces ("vllm:error:unrecognized arguments:--flag")
+    \berror:\s*unrecognized arguments?:\s*(-{1,2}\w[^\s"\u201d]*)
 # the same message with argparse's "prog: error: " left out by the wrapper that re-raised it
     ^unrecognized arguments?: (-{1,2}\w\S*.*)$
     error: argument [\w/-]+: invalid choice: (.+)$
@@ -1765,6 +1767,16 @@ option_value_invalid engine_core_generic SPECIFIC
 # config/vllm.py: a KV cache dtype the attention backend does not store
 kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
     nvfp4 KV cache is not supported with MLA
+# ---- Rules from held-out set AV's misses (stop 38) ----------------------------------------------
+# transformers fetching a custom-code file (auto_map's tokenization_/configuration_/modeling_*.py) from the
+# Hub: the checkpoint's config points its custom code at a Hub repository, which an offline host (or a
+# local copy without that file) cannot reach
+remote_code_file_unreachable trust_remote_code SPECIFIC+7
+    is not the path to a directory containing a file named ((?:tokenization|configuration|modeling|processing|image_processing)_\w+\.py)
+# huggingface_hub raising an HTTP error for the Hub (5xx, 429, 401/403) from a download, in a traceback
+# cut before its message
+hf_access model_files CONTEXT frame
+    huggingface_hub[/\\]utils[/\\]_http\.py", line \d+, in hf_raise_for_status
 # ---- Rules from held-out set AU's misses (stop 38), each from its raise site --------------------
 # a vLLM module of one model (its config class, its model file) that the installed release does not
 # have: the model is newer than the release (a pasted message that lost its quotes included)

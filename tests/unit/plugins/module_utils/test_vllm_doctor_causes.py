@@ -928,6 +928,20 @@ CASES = [
      "ray.exceptions.ActorDiedError: The actor died because of an error raised in its creation task, "
      "ray::LLMActor.__init__() (pid=9, ip=10.0.0.2)\n" + WRAPPER,
      "engine_core_generic", "core_init_failed", []),
+    # rules from set AV's misses, in other wordings
+    ("an_option_retyped_without_spaces",
+     "vllm: error:unrecognized arguments:--enable-prefix-cachin\n",
+     "engine_core_generic", "unrecognized_argument", []),
+    ("custom_modeling_file_on_an_offline_host",
+     "OSError: We couldn't connect to 'https://huggingface.co' to load this file, couldn't find it in the cached "
+     "files and it looks like internlm/internlm2-chat-7b is not the path to a directory containing a file named "
+     "modeling_internlm2.py.\n",
+     "trust_remote_code", "remote_code_file_unreachable", ["auto_map"]),
+    ("hub_http_error_cut_in_its_raise",
+     "Traceback (most recent call last):\n"
+     '  File "/venv/lib/python3.12/site-packages/huggingface_hub/utils/_http.py", line 409, in hf_raise_for_status\n'
+     "    response.raise_for_status()\n",
+     "model_files", "hf_access", []),
 ]
 
 
