@@ -266,18 +266,6 @@ def _fix_cuda(finding, facts, live, lines):
         return ("CUDA cannot reach the NVIDIA driver. Check `nvidia-smi`; on WSL the driver is the Windows one "
                 "(never install a Linux driver inside WSL); in containers pass --gpus. Then match "
                 "vllm_install_cuda_variant to the CUDA version nvidia-smi shows.")
-    if finding.rule == "cuda_library_version_skew" and "toolkit headers" in finding.line.text:
-        return ("The CUDA compiler (nvcc) and the CUDA headers a JIT build (FlashInfer's) compiles against are of "
-                "different releases: a pip nvidia-cuda-nvcc beside a system toolkit, or CUDA_HOME pointing at "
-                "another CUDA than the venv's. Point CUDA_HOME (vllm_service_env) at one toolkit whose nvcc and "
-                "headers match, new enough for the GPU (Blackwell's SM 12.x needs CUDA 12.9 or newer), and "
-                "clear ~/.cache/flashinfer.")
-    if finding.rule == "cuda_library_version_skew" and "CUBLAS_STATUS" in finding.line.text:
-        return ("cuBLAS refused the arguments of a GEMM that torch's own build passes: the cuBLAS loaded is "
-                "another release than the one torch was built with (an nvidia-cublas wheel upgraded over torch's "
-                "pin, or a system CUDA's libcublas first on LD_LIBRARY_PATH). Reinstall the venv from vLLM's "
-                "pinned requirements (vllm_python_rebuild: true) and keep system CUDA lib directories out of "
-                "LD_LIBRARY_PATH (vllm_service_env).")
     if finding.rule == "cuda_library_version_skew":
         libs = _set_groups(finding.match)
         return ("A CUDA library of the installed torch (%s) needs a newer %s than the copy loaded first: an older "
@@ -848,9 +836,21 @@ engine_core_generic v1_engine_unsupported
     setup the V1 engine supports (a GPU of compute capability 8.0 or newer, a supported model and
     options).
 """)
-# Fixes of engine_core_generic causes chosen by a word of the finding's line, in _FIXED_TABLE's form
-# with that word (a regex, \s for a space) after the rule: the first that matches is the fix.
+# Fixes of causes chosen by a word of the finding's line, in _FIXED_TABLE's form with that word (a
+# regex, \s for a space) after the rule: the first that matches is the fix (fix_for asks here after
+# _FIXED_TABLE and before the category's fixer).
 _WORDED_FIXES = _read_fixed(r"""
+cuda_library_version_skew toolkit\sheaders
+    The CUDA compiler (nvcc) and the CUDA headers a JIT build (FlashInfer's) compiles against are of
+    different releases: a pip nvidia-cuda-nvcc beside a system toolkit, or CUDA_HOME pointing at another
+    CUDA than the venv's. Point CUDA_HOME (vllm_service_env) at one toolkit whose nvcc and headers match,
+    new enough for the GPU (Blackwell's SM 12.x needs CUDA 12.9 or newer), and clear ~/.cache/flashinfer.
+cuda_library_version_skew CUBLAS_STATUS
+    cuBLAS refused the arguments of a GEMM that torch's own build passes: the cuBLAS loaded is another
+    release than the one torch was built with (an nvidia-cublas wheel upgraded over torch's pin, or a
+    system CUDA's libcublas first on LD_LIBRARY_PATH). Reinstall the venv from vLLM's pinned requirements
+    (vllm_python_rebuild: true) and keep system CUDA lib directories out of LD_LIBRARY_PATH
+    (vllm_service_env).
 dependency_version_mismatch (?:core\sdumped|bad_alloc|Fatal\sPython\serror)
     vLLM's process died in native code while it was still importing (no model had started to load):
     vLLM's compiled extensions and the torch beside them are not the builds that belong together, the
@@ -925,9 +925,6 @@ dependency_too_old DeepGEMM
 def _fix_generic_cause(finding, facts, text):
     """Fixes of the engine_core_generic causes that name a reason (not only vLLM's wrapper)."""
     match = finding.match
-    for (rule, word), fix in _WORDED_FIXES.items():
-        if finding.rule == rule and re.search(word, text):
-            return fix
     version = facts.get("vllm_version")
     if finding.rule == "wrapper_vllm_version_mismatch":
         found = re.search(r"found vllm==(\S+?)\.?$|You have version (\S+)", text)
@@ -1974,6 +1971,14 @@ _FIXERS = {
 
 
 def fix_for(finding, facts, live, lines):
-    """The fix of ``finding``: its (category, cause)'s text in _FIXED_TABLE, else its category's fixer
-    (which reads the facts, the live facts and the lines of the log for its numbers)."""
-    return _FIXED.get((finding.category, finding.rule)) or _FIXERS[finding.category](finding, facts, live, lines)
+    """The fix of ``finding``: its (category, cause)'s text in _FIXED_TABLE, else the text of
+    _WORDED_FIXES its line's words choose, else its category's fixer (which reads the facts, the live
+    facts and the lines of the log for its numbers)."""
+    return (_FIXED.get((finding.category, finding.rule)) or _worded_fix(finding)
+            or _FIXERS[finding.category](finding, facts, live, lines))
+
+
+def _worded_fix(finding):
+    """The first of _WORDED_FIXES for the finding's rule whose word its line says, or None."""
+    return next((fix for (rule, word), fix in _WORDED_FIXES.items()
+                 if rule == finding.rule and re.search(word, finding.line.text)), None)
