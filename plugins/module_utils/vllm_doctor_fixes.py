@@ -840,6 +840,16 @@ engine_core_generic v1_engine_unsupported
 # regex, \s for a space) after the rule: the first that matches is the fix (fix_for asks here after
 # _FIXED_TABLE and before the category's fixer).
 _WORDED_FIXES = _read_fixed(r"""
+moe_quant_scheme_unsupported FusedMoe\sscheme
+    The checkpoint's experts are quantized in a scheme (weights and activations, as the line lists them)
+    for which this vLLM release has no fused-MoE kernel, on this GPU or at all (a W4A8 mix, for one).
+    Serve a checkpoint of the model quantized in a scheme whose MoE kernels the release has (W4A16, W8A8
+    FP8) (vllm_model_source), or a vllm_install_version whose compressed-tensors MoE methods take it.
+dependency_version_mismatch removed\s(?:from\sthe\sndarray\sclass\s)?in\s(?:the\s)?NumPy\s2
+    A package in vLLM's environment (gguf's reader, for one) calls a NumPy 1 API that NumPy 2 removed:
+    that package is older than the NumPy beside it. Install the release of that package vLLM's
+    requirements pin (run the playbook again: vllm_install syncs the venv to its lock file;
+    vllm_python_rebuild: true builds a fresh one), or numpy<2 where the vLLM release predates NumPy 2.
 cuda_library_version_skew toolkit\sheaders
     The CUDA compiler (nvcc) and the CUDA headers a JIT build (FlashInfer's) compiles against are of
     different releases: a pip nvidia-cuda-nvcc beside a system toolkit, or CUDA_HOME pointing at another
@@ -1165,10 +1175,13 @@ tensor_parallel_config multinode_mp_executor_cross_host
     {distributed_executor_backend: ray} with a Ray cluster over the nodes (or the release's native
     multi-node options: nnodes, node_rank, master_addr), or keep tensor_parallel_size within one host.
 tensor_parallel_config nixl_side_channel_host_wrong_node
-    The NIXL KV connector's handshake listener could not bind its address: it was handed an IP of
-    another node (VLLM_NIXL_SIDE_CHANNEL_HOST computed on the head and passed to every worker, or set
-    once for all nodes). Set VLLM_NIXL_SIDE_CHANNEL_HOST (vllm_service_env) per node to that node's
-    own address, or leave it unset so each worker takes its own.
+    The NIXL KV connector's side channel (its handshake) has another node's address: its listener could
+    not bind an IP of another node (VLLM_NIXL_SIDE_CHANNEL_HOST computed on the head and passed to every
+    worker, or set once for all nodes), or a handshake reached another engine than the one the request
+    names (the variable left at its default, localhost, with prefill and decode on different nodes, or
+    two engines on one host sharing VLLM_NIXL_SIDE_CHANNEL_PORT). Set VLLM_NIXL_SIDE_CHANNEL_HOST
+    (vllm_service_env) per node to that node's own address, the one the other nodes reach, and give
+    each engine on one host a VLLM_NIXL_SIDE_CHANNEL_PORT of its own.
 engine_core_generic kv_connector_v0_with_v1_engine
     The KV connector named in kv_transfer_config is not one of this release's V1 engine
     (PyNcclConnector and SimpleConnector belonged to the V0 engine, which later releases removed).
@@ -1932,6 +1945,34 @@ trust_remote_code remote_code_file_unreachable
     this host cannot reach the Hub or the local copy lacks the file. Download the model with its .py files
     (vllm_model_source to the full snapshot), or edit auto_map in config.json / tokenizer_config.json to
     the local file names; keep vllm_service_options trust_remote_code: true.
+engine_core_generic kv_connector_lacks_hybrid_kv_support
+    The KV connector in kv_transfer_config (LMCache, a Dynamo/KVBM connector or another) does not support
+    vLLM's hybrid KV cache manager (HMA). For a model with one kind of attention, turn the manager off:
+    disable_hybrid_kv_cache_manager: true in vllm_service_options. A hybrid model needs it (its layers
+    keep KV caches of different kinds: sliding-window beside full attention, or Mamba/linear-attention
+    layers, as in Qwen3-Next/3.5, gpt-oss or Gemma 3; with the manager off its KV cache specs cannot be
+    unified): serve it without kv_transfer_config, or with a connector release that supports hybrid
+    models.
+model_files compressed_tensors_scheme_unsupported
+    No quantization scheme of this vLLM release matches the checkpoint's compressed-tensors config for a
+    layer: the format (NVFP4, MXFP4, a W4A8 mix) is newer than the release, or needs a newer GPU than this
+    one (NVFP4 and MXFP4 kernels want Blackwell). Use a vllm_install_version that lists the scheme, a GPU
+    it supports, or a checkpoint quantized in a scheme this release and GPU serve (vllm_model_source).
+tensor_parallel_config gguf_tensor_parallel_unsupported
+    This vLLM release loads GGUF weights on one GPU only. Serve the GGUF model with
+    tensor_parallel_size: 1 (vllm_service_options), move vllm_install_version to a release whose GGUF
+    loader splits the weights over GPUs, or serve the model's safetensors checkpoint instead.
+engine_core_generic cpu_backend_v0_refused
+    The CPU backend of this vLLM release runs only the V1 engine, and the engine arguments chose V0:
+    VLLM_USE_V1=0 in the environment, or an option this release ran only on V0 (OTLP tracing,
+    otlp_traces_endpoint, among them). Remove VLLM_USE_V1 from vllm_service_env and the V0-only option
+    from vllm_service_options, or use a vllm_install_version whose V1 engine supports the option.
+tensor_parallel_config gpu_peer_access_unsupported
+    Two of the GPUs cannot reach each other peer to peer (consumer cards, GPUs under different PCIe root
+    complexes or CPUs, a VM, or IOMMU/ACS on the host), and a kernel or vLLM's custom all-reduce asked for
+    it. Set disable_custom_all_reduce: true in vllm_service_options and NCCL_P2P_DISABLE: "1" in
+    vllm_service_env, or fix the platform (nvidia-smi topo -p2p r shows which pairs are OK; ACS off in the
+    BIOS, iommu=pt on the kernel's command line).
 engine_core_generic torch_compile_cache_stale
     torch.compile's cache (~/.cache/vllm/torch_compile_cache) holds graphs another build or run wrote,
     which this one cannot read back. Delete that directory (or set VLLM_CACHE_ROOT in vllm_service_env

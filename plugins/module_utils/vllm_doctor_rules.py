@@ -449,7 +449,7 @@ cpu_isa_missing cuda_driver_mismatch SPECIFIC
     (?:library )?was compiled with (avx\w*|sse\w*|fma) but (?:the )?CPU does not support it
     CPU does not support (AVX\w*)\b.{0,40}(?:required|needed)
 cudart_missing cuda_driver_mismatch SPECIFIC
-    libcudart\.so\.(\d+)[\d.]*: cannot open shared object file
+    libcudart(?:\.[0-9a-f]{8})?\.so\.(\d+)[\d.]*(?: \(deleted\))?: cannot open shared object file
     libcublas\w*\.so\.(\d+)[\d.]*: cannot open shared object file
     libnvrtc\.so\.(\d+)[\d.]*: cannot open
     libcudnn\w*\.so\.(\d+)[\d.]*: cannot open shared object file
@@ -1767,6 +1767,46 @@ option_value_invalid engine_core_generic SPECIFIC
 # config/vllm.py: a KV cache dtype the attention backend does not store
 kv_cache_dtype_unsupported cuda_driver_mismatch SPECIFIC
     nvfp4 KV cache is not supported with MLA
+# ---- Rules from held-out set AW's misses (stop 39), each from its raise site -------------------
+# vllm/v1/core/kv_cache_utils.py: with the hybrid KV cache manager off, the layers' KV cache specs of a
+# model with KV caches of different kinds (sliding-window beside full attention, Mamba or linear-attention
+# layers) cannot be unified; vllm/config: a KV connector without hybrid memory allocator (HMA) support
+# turns the manager off, or is refused for such a model outright
+kv_connector_lacks_hybrid_kv_support engine_core_generic SPECIFIC+2
+    Hybrid KV cache manager is disabled but failed to convert the KV cache specs to one unified type
+    Connector (\w+) does not support HMA\b
+# vllm/lora (the fused-MoE LoRA layers): LoRA on an MoE model whose vLLM class has no expert mapping
+lora_unsupported_model model_files CERTAIN
+    To support LoRA for MoE model, '?get_expert_mapping'? must be implemented
+# compressed_tensors.py (_get_scheme_from_parts): no scheme of this release matches the checkpoint's
+# config group for a layer (an NVFP4/MXFP4 or W4A8 format newer than the release, or below its GPU)
+compressed_tensors_scheme_unsupported model_files SPECIFIC+2
+    No compressed-tensors compatible scheme was found
+# compressed_tensors_moe.py: no fused-MoE method for the experts' weight and activation schemes
+moe_quant_scheme_unsupported model_files SPECIFIC
+    Unsupported FusedMoe scheme\b
+# the GGUF loader of 0.5.x: GGUF weights could not be split over GPUs
+gguf_tensor_parallel_unsupported tensor_parallel_config CERTAIN
+    GGUF quantization hasn't supported tensor parallelism yet
+# vllm/platforms/cpu.py (0.9-0.10): the CPU backend runs only the V1 engine, and the engine arguments
+# chose V0 (VLLM_USE_V1=0, or an option that release ran only on V0, such as OTLP tracing)
+cpu_backend_v0_refused engine_core_generic SPECIFIC+2
+    CPU backend only supports V1\b
+# nixl_connector.py (the NIXL handshake of disaggregated prefill): the agent that answered on the side
+# channel's address is another engine than the one the request names
+nixl_side_channel_host_wrong_node tensor_parallel_config SPECIFIC+2
+    Remote NIXL agent engine ID mismatch
+# CUDA's cudaErrorPeerAccessUnsupported: a peer-to-peer copy or IPC buffer (custom all-reduce, a fused
+# kernel's workspace) between two GPUs the platform does not connect peer to peer
+gpu_peer_access_unsupported tensor_parallel_config SPECIFIC
+    peer access is not supported between these two devices
+# NumPy 2 removed an API a package built for NumPy 1 still calls (gguf's reader, for one)
+dependency_version_mismatch engine_core_generic SPECIFIC
+    was removed (?:from the ndarray class )?in (?:the )?NumPy 2\.0\b
+# argparse refusing --quantization: a method this release does not list (newer than it, or misspelt);
+# above the general "invalid choice" of unrecognized_argument
+quantization_method_unknown model_files CERTAIN+2
+    argument --quantization(?:/-q)?: invalid choice: '([\w-]+)'
 # ---- Rules from held-out set AV's misses (stop 38) ----------------------------------------------
 # transformers fetching a custom-code file (auto_map's tokenization_/configuration_/modeling_*.py) from the
 # Hub: the checkpoint's config points its custom code at a Hub repository, which an offline host (or a
@@ -1858,9 +1898,10 @@ model_runner_v2_unsupported engine_core_generic SPECIFIC
 pp_offline_llm_engine_unsupported tensor_parallel_config SPECIFIC
     Pipeline parallelism is only supported through AsyncLLMEngine
 # weight loading of the multi-token-prediction (MTP) layers: the release's loader does not map this
-# checkpoint's MTP or shared-head tensors (DeepSeek/GLM MTP naming: enorm, hnorm, eh_proj, shared_head)
+# checkpoint's MTP or shared-head tensors (DeepSeek/GLM MTP naming: enorm, hnorm, eh_proj, shared_head;
+# Qwen3-Next/3.5's: pre_fc_norm_hidden, pre_fc_norm_embedding)
 mtp_weights_not_loaded engine_core_generic SPECIFIC+2
-    Following weights were not initialized from checkpoint:\s*\{[^\n]*\b(?:enorm|hnorm|eh_proj|shared_head|mtp_block|mtp)\b
+    Following weights were not initialized from checkpoint:\s*\{[^\n]*\b(?:enorm|hnorm|eh_proj|shared_head|mtp_block|mtp|pre_fc_norm_(?:hidden|embedding))\b
 # fused-MoE kernels of a quantized checkpoint's scheme (compressed-tensors WNA16 with zero points)
 moe_quant_scheme_unsupported model_files SPECIFIC
     Only symmetric quantization is supported for MoE

@@ -942,6 +942,53 @@ CASES = [
      '  File "/venv/lib/python3.12/site-packages/huggingface_hub/utils/_http.py", line 409, in hf_raise_for_status\n'
      "    response.raise_for_status()\n",
      "model_files", "hf_access", []),
+    # rules from set AW's misses, in other wordings
+    ("a_kv_connector_without_hma_support",
+     "ValueError: Connector LMCacheConnectorV1 does not support HMA but HMA is enabled. Please set "
+     "`--disable-hybrid-kv-cache-manager`.\n",
+     "engine_core_generic", "kv_connector_lacks_hybrid_kv_support", ["disable_hybrid_kv_cache_manager",
+                                                                     "kv_transfer_config"]),
+    ("hybrid_specs_with_the_manager_off",
+     "(EngineCore_DP0 pid=88) ValueError: Hybrid KV cache manager is disabled but failed to convert the KV cache "
+     "specs to one unified type.\n" + WRAPPER,
+     "engine_core_generic", "kv_connector_lacks_hybrid_kv_support", ["hybrid"]),
+    ("lora_on_an_moe_model_without_expert_mapping",
+     "AttributeError: To support LoRA for MoE model, get_expert_mapping must be implemented\n" + WRAPPER,
+     "model_files", "lora_unsupported_model", ["enable_lora"]),
+    ("compressed_tensors_without_a_scheme",
+     "(EngineCore_DP0 pid=12) NotImplementedError: No compressed-tensors compatible scheme was found.\n",
+     "model_files", "compressed_tensors_scheme_unsupported", ["vllm_install_version"]),
+    ("fused_moe_scheme_w8a8_int",
+     "RuntimeError: Unsupported FusedMoe scheme: num_bits=8 type='int' symmetric=False group_size=None "
+     "strategy='channel'\n",
+     "model_files", "moe_quant_scheme_unsupported", ["fused-MoE kernel", "vllm_model_source"]),
+    ("gguf_split_over_two_gpus",
+     "ValueError: GGUF quantization hasn't supported tensor parallelism yet.\n",
+     "tensor_parallel_config", "gguf_tensor_parallel_unsupported", ["tensor_parallel_size: 1"]),
+    ("cpu_backend_given_v0",
+     '    raise ValueError("CPU backend only supports V1.")\nValueError: CPU backend only supports V1.\n',
+     "engine_core_generic", "cpu_backend_v0_refused", ["VLLM_USE_V1"]),
+    ("nixl_handshake_with_another_engine",
+     "RuntimeError: Remote NIXL agent engine ID mismatch. Expected 5c1e-prefill, received 9ab2-decode.\n",
+     "tensor_parallel_config", "nixl_side_channel_host_wrong_node", ["VLLM_NIXL_SIDE_CHANNEL_HOST",
+                                                                    "VLLM_NIXL_SIDE_CHANNEL_PORT"]),
+    ("peer_access_between_two_consumer_gpus",
+     "torch.AcceleratorError: CUDA error: peer access is not supported between these two devices\n",
+     "tensor_parallel_config", "gpu_peer_access_unsupported", ["disable_custom_all_reduce", "NCCL_P2P_DISABLE"]),
+    ("numpy2_removed_alias",
+     "AttributeError: `np.float_` was removed in the NumPy 2.0 release. Use `np.float64` instead.\n",
+     "engine_core_generic", "dependency_version_mismatch", ["NumPy 2 removed"]),
+    ("quantization_choice_this_release_lacks",
+     "vllm: error: argument --quantization/-q: invalid choice: 'mxfp4' (choose from 'awq', 'gptq', 'fp8')\n",
+     "model_files", "quantization_method_unknown", ["vllm_install_version"]),
+    ("qwen_mtp_norms_left_unloaded",
+     "ValueError: Following weights were not initialized from checkpoint: {'mtp.pre_fc_norm_hidden.weight', "
+     "'mtp.pre_fc_norm_embedding.weight'}\n",
+     "engine_core_generic", "mtp_weights_not_loaded", []),
+    ("cudart_under_a_hashed_wheel_name",
+     "OSError: /venv/lib/python3.12/site-packages/torchvision.libs/libcudart.41118559.so.12: cannot open shared "
+     "object file: No such file or directory\n",
+     "cuda_driver_mismatch", "cudart_missing", []),
 ]
 
 
@@ -1566,3 +1613,15 @@ def test_a_process_without_a_nvml_answer_on_wsl_is_still_named():
     assert result["cause"] == "nvml_not_supported"
     assert "WSL2" in result["fix"]
 
+
+
+def test_an_invalid_choice_of_another_option_stays_a_wrong_value():
+    result = D.diagnose("vllm: error: argument --dtype: invalid choice: 'fp33' (choose from 'auto', 'half')\n")
+    assert result["cause"] == "unrecognized_argument", result
+
+
+def test_numbas_numpy_range_keeps_its_own_fix():
+    # the NumPy 2 removal's fix is chosen by its own words, not by "NumPy 2" anywhere in the line
+    result = D.diagnose("ImportError: Numba needs NumPy 2.0 or less. Got NumPy 2.1.\n")
+    assert result["cause"] == "dependency_version_mismatch" and "numba" in result["fix"]
+    assert "NumPy 2 removed" not in result["fix"]
