@@ -837,8 +837,8 @@ engine_core_generic v1_engine_unsupported
     options).
 """)
 # Fixes of causes chosen by a word of the finding's line, in _FIXED_TABLE's form with that word (a
-# regex, \s for a space) after the rule: the first that matches is the fix (fix_for asks here after
-# _FIXED_TABLE and before the category's fixer).
+# regex, \s for a space) after the rule: the first that matches is the fix (fix_for asks here first,
+# before the cause's text in _FIXED_TABLE and the category's fixer).
 _WORDED_FIXES = _read_fixed(r"""
 moe_quant_scheme_unsupported FusedMoe\sscheme
     The checkpoint's experts are quantized in a scheme (weights and activations, as the line lists them)
@@ -1084,8 +1084,8 @@ dependency_call_mismatch
 
 
 # The fixes that take nothing from the log, as data: a paragraph each, "category rule" from the
-# first column, then the text (its lines joined with a space). Looked up before the category's
-# fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
+# first column, then the text (its lines joined with a space). Looked up after _WORDED_FIXES and
+# before the category's fixer runs (analyse); the fixers hold the fixes that depend on the log, the facts or the host.
 _FIXED_TABLE = r"""
 engine_core_generic flashinfer_not_installed
     The traceback ends where vLLM's FlashInfer attention backend builds FlashInfer's prefill or decode
@@ -2012,10 +2012,10 @@ _FIXERS = {
 
 
 def fix_for(finding, facts, live, lines):
-    """The fix of ``finding``: its (category, cause)'s text in _FIXED_TABLE, else the text of
-    _WORDED_FIXES its line's words choose, else its category's fixer (which reads the facts, the live
-    facts and the lines of the log for its numbers)."""
-    return (_FIXED.get((finding.category, finding.rule)) or _worded_fix(finding)
+    """The fix of ``finding``: the text of _WORDED_FIXES its line's words choose (the narrower), else
+    its (category, cause)'s text in _FIXED_TABLE, else its category's fixer (which reads the facts, the
+    live facts and the lines of the log for its numbers)."""
+    return (_worded_fix(finding) or _FIXED.get((finding.category, finding.rule))
             or _FIXERS[finding.category](finding, facts, live, lines))
 
 

@@ -961,7 +961,7 @@ CASES = [
     ("fused_moe_scheme_w8a8_int",
      "RuntimeError: Unsupported FusedMoe scheme: num_bits=8 type='int' symmetric=False group_size=None "
      "strategy='channel'\n",
-     "model_files", "moe_quant_scheme_unsupported", ["fused-MoE kernel", "vllm_model_source"]),
+     "model_files", "moe_quant_scheme_unsupported", ["fused-MoE kernel", "W4A16, W8A8", "vllm_model_source"]),
     ("gguf_split_over_two_gpus",
      "ValueError: GGUF quantization hasn't supported tensor parallelism yet.\n",
      "tensor_parallel_config", "gguf_tensor_parallel_unsupported", ["tensor_parallel_size: 1"]),
